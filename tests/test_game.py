@@ -1,0 +1,158 @@
+import pytest
+
+from webapp.game import (
+    DRAW,
+    GameOverError,
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidMoveError,
+    Outcome,
+    Position,
+    canonical_board,
+    cell_name,
+    geometry,
+    parse,
+)
+
+
+def test_empty_board_has_x_to_move_and_nine_moves():
+    pos = Position.empty()
+    assert pos.board == "........."
+    assert pos.to_move == "X"
+    assert pos.ply == 0
+    assert pos.legal_moves() == tuple(range(9))
+    assert pos.outcome() is None
+
+
+def test_play_returns_a_new_position_and_leaves_the_old_one_alone():
+    before = Position.empty()
+    after = before.play(4)
+    assert before.board == "........."
+    assert after.board == "....X...."
+    assert after.to_move == "O"
+    assert after.play(0).board == "O...X...."
+
+
+def test_positions_are_immutable_values():
+    pos = parse("X...O....")
+    with pytest.raises(AttributeError):
+        pos.board = "........."
+    assert pos == parse("X...O....")
+    assert hash(pos) == hash(parse("X...O...."))
+    assert pos != parse("....O...X")
+    assert Position("X...O....") == pos
+
+
+@pytest.mark.parametrize(
+    ("board", "winner", "line"),
+    [
+        ("XXXOO....", "X", (0, 1, 2)),  # X X X / O O . / . . .
+        ("OO.XXX...", "X", (3, 4, 5)),  # O O . / X X X / . . .
+        ("O.O...XXX", "X", (6, 7, 8)),  # O . O / . . . / X X X
+        ("XO.XO.X..", "X", (0, 3, 6)),  # X O . / X O . / X . .
+        ("XOXXO..O.", "O", (1, 4, 7)),  # X O X / X O . / . O .
+        ("XXO.XO..O", "O", (2, 5, 8)),  # X X O / . X O / . . O
+        ("XO.OX...X", "X", (0, 4, 8)),  # X O . / O X . / . . X
+        ("XXOXO.O..", "O", (2, 4, 6)),  # X X O / X O . / O . .
+    ],
+)
+def test_every_line_wins(board, winner, line):
+    pos = parse(board)
+    assert pos.winner == winner
+    assert pos.winning_line == line
+    assert pos.outcome() == Outcome(winner, line)
+    assert pos.is_over()
+    assert not pos.is_draw()
+    assert pos.legal_moves() == ()
+
+
+def test_a_move_that_completes_two_lines_reports_both():
+    # . X X / X O O / X O O  -- X plays the corner and completes the top row and the left column
+    pos = parse(".XXXOOXOO").play(0)
+    assert pos.winner == "X"
+    assert pos.winning_line == (0, 1, 2, 3, 6)
+    assert parse(pos.board) == pos
+
+
+def test_full_board_without_a_line_is_a_draw():
+    pos = parse("XOXXOOOXX")  # X O X / X O O / O X X
+    assert pos.is_draw()
+    assert pos.outcome() == DRAW
+    assert pos.winner is None
+    assert pos.winning_line == ()
+    assert pos.legal_moves() == ()
+
+
+def test_playing_a_taken_cell_is_illegal():
+    pos = parse("X........")
+    with pytest.raises(IllegalMoveError, match="Row 1, column 1 is already taken"):
+        pos.play(0)
+
+
+def test_playing_after_the_game_is_over_is_illegal():
+    with pytest.raises(GameOverError, match="game is over"):
+        parse("XXXOO....").play(8)
+    assert issubclass(GameOverError, IllegalMoveError)
+
+
+@pytest.mark.parametrize("cell", [-1, 9, 100, "4", 4.0, None, True])
+def test_moves_that_are_not_cells_are_invalid(cell):
+    with pytest.raises(InvalidMoveError, match="There is no square"):
+        Position.empty().play(cell)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "has 9 cells, but this one has 0"),
+        ("X.......", "has 9 cells, but this one has 8"),
+        ("..........", "has 9 cells, but this one has 10"),
+        ("x........", "Cell 0 holds 'x'"),
+        ("....0....", "Cell 4 holds '0'"),
+        ("........ ", "Cell 8 holds ' '"),
+        ("O........", "X has 0 marks and O has 1"),  # O cannot move first
+        ("XX.......", "X has 2 marks and O has 0"),  # X moved twice
+        ("XXXOOO...", "Both X and O have a line"),  # X X X / O O O / . . .
+        ("XXXOO.O..", "O played on after X had already won"),  # X X X / O O . / O . .
+        ("OOOXX.XX.", "X played on after O had already won"),  # O O O / X X . / X X .
+        (None, "text of 9 characters"),
+        (123456789, "text of 9 characters"),
+    ],
+)
+def test_parse_names_the_problem(text, message):
+    with pytest.raises(InvalidBoardError, match=message):
+        parse(text)
+    assert issubclass(InvalidBoardError, ValueError)
+
+
+def test_two_separate_lines_on_a_bigger_board_are_impossible():
+    # X X X . / O . O . / X X X . / O O . O  -- three in a row, twice, with no cell in common
+    board = "XXX.O.O.XXX.OO.O"
+    with pytest.raises(InvalidBoardError, match="two separate lines"):
+        parse(board, n=4, k=3)
+
+
+def test_geometry_is_general():
+    assert len(geometry(3, 3).lines) == 8
+    assert len(geometry(4, 4).lines) == 10
+    assert len(geometry(4, 3).lines) == 24
+    assert len(set(geometry(3, 3).symmetries)) == 8
+    pos = Position.empty(4, 3).play(5).play(0).play(6).play(1).play(7)  # X at 5, 6, 7: a row of 3
+    assert pos.winner == "X"
+    assert pos.winning_line == (5, 6, 7)
+    with pytest.raises(ValueError):
+        geometry(3, 4)
+
+
+def test_symmetric_boards_share_one_canonical_form():
+    # X . . / . O . / . . .  turned and mirrored every way
+    images = set(parse("X...O....").symmetric_boards())
+    assert len(images) == 4  # the corner can sit in any of the 4 corners
+    assert {canonical_board(b) for b in images} == {parse("X...O....").canonical()}
+    assert parse("X...O....").canonical() != parse(".X..O....").canonical()
+
+
+def test_cells_have_names_a_screen_reader_can_say():
+    assert cell_name(0) == "Row 1, column 1"
+    assert cell_name(8) == "Row 3, column 3"
+    assert cell_name(5, 4) == "Row 2, column 2"

@@ -1,0 +1,218 @@
+import random
+from collections import Counter
+
+import pytest
+from conftest import reachable_boards, reference, reference_analysis, unfinished_boards
+
+from webapp.game import InvalidBoardError, Position, other, parse
+from webapp.solver import LEVELS, UnknownLevelError, analyze, candidates, choose_move
+
+
+def test_the_published_position_counts_hold_for_the_oracle():
+    assert len(reachable_boards()) == 5478
+    assert len(unfinished_boards()) == 4520
+
+
+# --- minimax ---------------------------------------------------------------------------------
+
+
+def explore_against_everything(pos: Position, me: str) -> int:
+    """Walk every game minimax can play as ``me`` against every possible opponent, checking each
+    move it could choose; returns the number of finished games seen."""
+    if pos.is_over():
+        assert pos.winner != other(me), f"minimax lost as {me}: {pos.board}"
+        return 1
+    if pos.to_move != me:
+        return sum(explore_against_everything(pos.play(m), me) for m in pos.legal_moves())
+    best = reference(pos.board)
+    games = 0
+    for move in candidates(pos.board, "minimax"):
+        score, plies = reference(pos.play(move).board)
+        assert (-score, plies + 1) == best, f"{move} in {pos.board} gives away value"
+        games += explore_against_everything(pos.play(move), me)
+    return games
+
+
+@pytest.mark.parametrize("me", ["X", "O"])
+def test_minimax_never_loses_against_any_sequence_of_moves(me):
+    games = explore_against_everything(Position.empty(), me)
+    assert games > 100  # every opponent line, and every tie minimax might break either way
+
+
+def test_every_minimax_choice_keeps_the_best_value_in_every_position():
+    for board in unfinished_boards():
+        pos = parse(board)
+        best = reference(board)
+        for move in candidates(board, "minimax"):
+            score, plies = reference(pos.play(move).board)
+            assert (-score, plies + 1) == best, board
+
+
+def test_minimax_wins_fastest():
+    # X O X / O X O / . . .  -- 6 and 8 win at once; 7 wins too, but only two moves later
+    assert set(candidates("XOXOXO...", "minimax")) == {6, 8}
+
+
+def test_minimax_stalls_a_lost_game():
+    # . . . / . . O / . X X  -- O to move is lost; every move but the block at 6 loses at once
+    board = ".....O.XX"
+    results = analyze(board)
+    assert {result for result, _ in results.values()} == {"loss"}
+    assert results[6] == ("loss", 4)
+    assert all(plies == 2 for cell, (_, plies) in results.items() if cell != 6)
+    assert candidates(board, "minimax") == (6,)
+
+
+def test_minimax_opens_in_a_corner_where_a_careless_opponent_slips_most():
+    # Every opening draws with perfect play; against a random opponent the corners win most.
+    assert candidates(".........", "minimax") == (0, 2, 6, 8)
+    # . . . / . X . / . . .  -- only a corner holds the draw for O
+    assert set(candidates("....X....", "minimax")) <= {0, 2, 6, 8}
+
+
+# --- one-ply ---------------------------------------------------------------------------------
+
+
+def winning_cells(pos: Position, mark: str) -> set[int]:
+    """The empty cells where ``mark`` would complete a line."""
+    board = pos.board
+    return {
+        cell
+        for cell in range(9)
+        if board[cell] == "."
+        and any(all(board[c] == mark or c == cell for c in line) for line in pos.geometry.lines if cell in line)
+    }
+
+
+def test_one_ply_takes_every_win_and_blocks_every_single_threat():
+    checked_wins = checked_blocks = 0
+    for board in unfinished_boards():
+        pos = parse(board)
+        choices = set(candidates(board, "one-ply"))
+        wins = winning_cells(pos, pos.to_move)
+        threats = winning_cells(pos, other(pos.to_move))
+        if wins:
+            assert choices <= wins, board
+            checked_wins += 1
+        elif len(threats) == 1:
+            assert choices == threats, board
+            checked_blocks += 1
+    assert checked_wins > 500 and checked_blocks > 500
+
+
+def beats_one_ply(pos: Position, human: str) -> bool:
+    """Whether ``human`` can force a win whichever of its equally scored moves one-ply picks."""
+    if pos.is_over():
+        return pos.winner == human
+    if pos.to_move == human:
+        return any(beats_one_ply(pos.play(m), human) for m in pos.legal_moves())
+    return all(beats_one_ply(pos.play(m), human) for m in candidates(pos.board, "one-ply"))
+
+
+def test_there_is_a_line_of_play_that_beats_one_ply():
+    assert beats_one_ply(Position.empty(), "X")
+    # A concrete line: X takes a corner, one-ply takes the centre, X takes the opposite corner,
+    # one-ply answers in a corner (it scores corners higher) and X forks.
+    # X . . / . O . / . . X  -> one-ply plays 2 or 6, X then blocks and forks.
+    assert set(candidates("X...O...X", "one-ply")) <= {2, 6}
+    assert beats_one_ply(parse("X...O...X"), "X")
+
+
+def test_minimax_beats_no_one_but_one_ply_can_be_beaten():
+    assert not any(beats_minimax(Position.empty(), human) for human in "XO")
+
+
+def beats_minimax(pos: Position, human: str) -> bool:
+    if pos.is_over():
+        return pos.winner == human
+    if pos.to_move == human:
+        return any(beats_minimax(pos.play(m), human) for m in pos.legal_moves())
+    return all(beats_minimax(pos.play(m), human) for m in candidates(pos.board, "minimax"))
+
+
+# --- random ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board", [".........", "X...O....", "XO.XO...."])
+def test_random_plays_only_legal_moves_and_every_one_of_them(board):
+    rng = random.Random(1)
+    legal = parse(board).legal_moves()
+    counts = Counter(choose_move(board, "random", rng) for _ in range(3000))
+    assert set(counts) == set(legal)
+    expected = 3000 / len(legal)
+    assert all(0.75 * expected < n < 1.25 * expected for n in counts.values())
+
+
+def test_randomness_comes_from_the_injected_generator():
+    def game(seed: int) -> list[int]:
+        rng, pos, moves = random.Random(seed), Position.empty(), []
+        while not pos.is_over():
+            moves.append(choose_move(pos.board, "random", rng))
+            pos = pos.play(moves[-1])
+        return moves
+
+    assert game(3) == game(3)
+    assert len({tuple(game(seed)) for seed in range(20)}) > 10
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_chooses_among_its_candidates(level):
+    rng = random.Random(5)
+    for board in unfinished_boards()[::37]:
+        assert choose_move(board, level, rng) in candidates(board, level)
+        assert set(candidates(board, level)) <= set(parse(board).legal_moves())
+
+
+# --- analyze ---------------------------------------------------------------------------------
+
+
+def test_analyze_agrees_with_plain_minimax_everywhere():
+    for board in unfinished_boards():
+        assert analyze(board) == reference_analysis(board), board
+
+
+def test_analyze_describes_results_in_plies():
+    # X X . / O O . / . . .  -- X wins at 2 at once; blocking at 5 draws; anything else lets O in
+    result = analyze("XX.OO....")
+    assert result[2] == ("win", 1)
+    assert result[5] == ("draw", 5)
+    assert result[6] == ("loss", 2)
+    assert analyze(".........")[4] == ("draw", 9)
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+BAD_BOARDS = [
+    ("", "9 cells"),
+    ("XO", "9 cells"),
+    ("XOX.O.X..Z", "9 cells"),
+    ("xo.......", "holds 'x'"),
+    ("OO.......", "X has 0 marks and O has 2"),
+    ("XXXOOO...", "Both X and O"),
+    ("XXXOO.O..", "played on after"),
+]
+FINISHED = [("XXXOO....", "won by X"), ("XOXXOOOXX", "a draw")]
+
+
+@pytest.mark.parametrize(("board", "message"), BAD_BOARDS + FINISHED)
+@pytest.mark.parametrize("level", LEVELS)
+def test_choose_move_rejects_bad_and_finished_boards(board, message, level):
+    with pytest.raises(ValueError, match=message):
+        choose_move(board, level)
+
+
+@pytest.mark.parametrize(("board", "message"), BAD_BOARDS + FINISHED)
+def test_analyze_rejects_bad_and_finished_boards(board, message):
+    with pytest.raises(ValueError, match=message):
+        analyze(board)
+
+
+@pytest.mark.parametrize("level", ["hard", "", "Minimax", "one_ply", None])
+def test_unknown_levels_are_named(level):
+    with pytest.raises(UnknownLevelError, match=r"Unknown level .* choose one of: random, one-ply, minimax"):
+        choose_move(".........", level)
+
+
+def test_bad_boards_raise_the_precise_error():
+    with pytest.raises(InvalidBoardError):
+        choose_move("X", "random")

@@ -1,0 +1,238 @@
+"""Game-tree search for any two-player, zero-sum game with perfect information.
+
+The search knows nothing about tic-tac-toe. Like Hughes's ``gametree``, ``static``,
+``prune`` and ``maximize``, it is built only from the small interface ``Game`` below,
+and every value is a negamax value: seen from the side to move.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
+
+S = TypeVar("S")  # a state of the game
+M = TypeVar("M")  # a move
+
+INF = math.inf
+
+
+class Game(Protocol[S, M]):
+    """What the search needs to know about a game, and nothing more."""
+
+    def moves(self, state: S) -> Sequence[M]:
+        """The legal moves; empty once the game is over."""
+
+    def play(self, state: S, move: M) -> S:
+        """The state after ``move``."""
+
+    def terminal_value(self, state: S) -> int | None:
+        """The value of a finished game for the side to move, or None while it goes on."""
+
+    def static_value(self, state: S) -> int:
+        """A heuristic value for the side to move, looking no further ahead."""
+
+    def key(self, state: S) -> Hashable:
+        """Equal for states that have equal values (for example, symmetric ones)."""
+
+
+@dataclass
+class Counter:
+    """Counts the nodes (states) a search visits."""
+
+    nodes: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Bounds:
+    """What a transposition table knows of a state's value: lower <= value <= upper."""
+
+    lower: float = -INF
+    upper: float = INF
+
+    def is_exact(self) -> bool:
+        return self.lower == self.upper
+
+    def narrowed(self, value: float, alpha: float, beta: float) -> Bounds:
+        """These bounds, tightened by a fail-soft search of window (alpha, beta) that returned value."""
+        if value <= alpha:
+            return Bounds(self.lower, min(self.upper, value))
+        if value >= beta:
+            return Bounds(max(self.lower, value), self.upper)
+        return Bounds(value, value)
+
+
+UNKNOWN = Bounds()
+
+
+def leaf_value(game: Game, state) -> int:
+    """The value of a state when we look no deeper: terminal if finished, else static."""
+    value = game.terminal_value(state)
+    return game.static_value(state) if value is None else value
+
+
+def minimax(game: Game, state, counter: Counter | None = None) -> int:
+    """Plain negamax over the whole tree, with no pruning: the reference everything else must match."""
+    if counter is not None:
+        counter.nodes += 1
+    value = game.terminal_value(state)
+    if value is not None:
+        return value
+    return max(-minimax(game, game.play(state, m), counter) for m in game.moves(state))
+
+
+def children(game: Game, state, *, ordered: bool = False) -> list[tuple]:
+    """The (move, next state) pairs, best-looking first if ``ordered`` (Hughes's ``highfirst``)."""
+    pairs = [(m, game.play(state, m)) for m in game.moves(state)]
+    if ordered:
+        # The child's leaf value is from the opponent's side, so low values go first.
+        pairs.sort(key=lambda pair: leaf_value(game, pair[1]))
+    return pairs
+
+
+def alphabeta(
+    game: Game,
+    state,
+    alpha: float = -INF,
+    beta: float = INF,
+    *,
+    ordered: bool = False,
+    table: dict | None = None,
+    counter: Counter | None = None,
+    visited: set | None = None,
+) -> float:
+    """Negamax with alpha-beta pruning, optionally with move ordering and a transposition table.
+
+    The result is exact when it lies strictly inside (alpha, beta), and otherwise a bound
+    on the true value (fail-soft). ``visited`` collects the move paths of the states visited.
+    """
+    # The options are fixed for a whole search, so the recursion closes over them
+    # instead of passing them down at every node.
+    terminal_value, key_of = game.terminal_value, game.key
+
+    def search(state, alpha: float, beta: float, path: tuple) -> float:
+        if counter is not None:
+            counter.nodes += 1
+        if visited is not None:
+            visited.add(path)
+        value = terminal_value(state)
+        if value is not None:
+            return value
+        if table is not None:
+            key = key_of(state)
+            known = table.get(key, UNKNOWN)
+            # Keeping both bounds (as MTD(f) does) means no search result is thrown away.
+            if known.lower >= beta or known.lower == known.upper:
+                return known.lower
+            if known.upper <= alpha:
+                return known.upper
+            alpha, beta = max(alpha, known.lower), min(beta, known.upper)
+        start_alpha, best = alpha, -INF
+        for move, child in children(game, state, ordered=ordered):
+            value = -search(child, -beta, -alpha, (*path, move) if visited is not None else path)
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        if table is not None:
+            table[key] = known.narrowed(best, start_alpha, beta)
+        return best
+
+    return search(state, alpha, beta, ())
+
+
+def best_move(
+    game: Game,
+    state,
+    *,
+    prune: bool = True,
+    ordered: bool = False,
+    table: dict | None = None,
+    counter: Counter | None = None,
+) -> tuple:
+    """(a best move, its value) at the root, by plain minimax or by alpha-beta and its helpers."""
+    if counter is not None:
+        counter.nodes += 1
+    chosen, alpha = None, -INF
+    for move, child in children(game, state, ordered=ordered):
+        if prune:
+            # The child only has to tell us whether it beats the best so far.
+            value = -alphabeta(game, child, -INF, -alpha, ordered=ordered, table=table, counter=counter)
+        else:
+            value = -minimax(game, child, counter)
+        if value > alpha:
+            chosen, alpha = move, value
+    return chosen, alpha
+
+
+def lookahead_scores(game: Game, state) -> dict:
+    """Each move's value for the mover, judged one ply ahead by the static evaluation alone."""
+    return {m: -leaf_value(game, game.play(state, m)) for m in game.moves(state)}
+
+
+@dataclass
+class Solver:
+    """Perfect play for one game, remembering what it has solved in a transposition table."""
+
+    game: Game
+    table: dict = field(default_factory=dict)
+    _chances: dict = field(default_factory=dict)
+    _move_values: dict = field(default_factory=dict)
+
+    def value(self, state) -> int:
+        """The exact negamax value of ``state`` under perfect play."""
+        known = self.table.get(self.game.key(state))
+        if known is not None and known.is_exact():
+            return int(known.lower)
+        return int(alphabeta(self.game, state, ordered=True, table=self.table))
+
+    def move_values(self, state) -> dict:
+        """The exact value, for the side to move, of each legal move."""
+        # Keyed on the state itself, not its symmetry class: the moves of symmetric states differ.
+        found = self._move_values.get(state)
+        if found is None:
+            found = {m: -self.value(self.game.play(state, m)) for m in self.game.moves(state)}
+            self._move_values[state] = found
+        return found
+
+    def best_moves(self, state) -> list:
+        """The moves that keep the best value and, among those, give a fallible opponent the most
+        rope: the highest expected score against an opponent who moves uniformly at random."""
+        values = self.move_values(state)
+        top = max(values.values())
+        optimal = [m for m, v in values.items() if v == top]
+        if len(optimal) == 1:
+            return optimal
+        chances = {m: self._chance_after(self.game.play(state, m)) for m in optimal}
+        # Rounding keeps moves whose chances differ only by float noise together.
+        best = max(round(c, 9) for c in chances.values())
+        return [m for m in optimal if round(chances[m], 9) == best]
+
+    def _chance_to_move(self, state) -> float:
+        """Expected score (win 1, draw 0, loss -1) with us to move, playing best_moves, against random."""
+        value = self.game.terminal_value(state)
+        if value is not None:
+            return float((value > 0) - (value < 0))
+        key = ("us", self.game.key(state))
+        if key not in self._chances:
+            values = self.move_values(state)
+            top = max(values.values())
+            self._chances[key] = max(
+                self._chance_after(self.game.play(state, m)) for m, v in values.items() if v == top
+            )
+        return self._chances[key]
+
+    def _chance_after(self, state) -> float:
+        """Expected score for us once we have moved and the random opponent is to move."""
+        value = self.game.terminal_value(state)
+        if value is not None:
+            return -float((value > 0) - (value < 0))
+        key = ("them", self.game.key(state))
+        if key not in self._chances:
+            replies = self.game.moves(state)
+            total = sum(self._chance_to_move(self.game.play(state, m)) for m in replies)
+            self._chances[key] = total / len(replies)
+        return self._chances[key]
