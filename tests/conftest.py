@@ -1,6 +1,35 @@
+import re
 from functools import cache
 
+import pytest
+
+from webapp import create_app
 from webapp.game import Position, parse
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def app():
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "RANDOM_SEED": 7})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def board_of(response) -> dict[str, str]:
+    """The data attributes of the element with id="board" in a page or fragment."""
+    html = response.get_data(as_text=True)
+    tag = re.search(r'<div id="board"[^>]*>', html)
+    assert tag, "no board in the response"
+    return dict(re.findall(r'data-(board|status|ply)="([^"]*)"', tag.group(0)))
+
+
+def page(client) -> dict[str, str]:
+    """The board as the full page shows it now."""
+    return board_of(client.get("/"))
 
 
 @cache

@@ -1,1 +1,45 @@
 """Tic-tac-toe in the browser, and a clear demonstration of game-tree search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config=None):
+    """Create and configure the Flask app; with no argument, configuration comes from the environment."""
+    # Imported here so that the engine and its command line load without Flask.
+    import random
+
+    from flask import Flask
+    from werkzeug.middleware.proxy_fix import ProxyFix
+
+    from webapp import assets, errors, security, settings, state, views
+
+    app = Flask(
+        __name__,
+        template_folder=ROOT / "templates",
+        static_folder=ROOT / "static",
+        instance_path=str(ROOT / "instance"),
+    )
+    app.config.from_mapping(
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=False,  # the cookie is still Secure whenever the request was HTTPS
+        MAX_CONTENT_LENGTH=64 * 1024,
+        RANDOM_SEED=None,
+        PORT=5000,
+    )
+    app.config.update(settings.from_environment() if test_config is None else test_config)
+    settings.require_secret_key(app)
+
+    app.session_interface = state.GameSessionInterface()
+    app.extensions["rng"] = random.Random(app.config["RANDOM_SEED"])
+    # The platform's proxy terminates HTTPS and says so in X-Forwarded-Proto.
+    app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)
+    assets.init_app(app)
+    security.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(views.bp)
+    return app

@@ -1,0 +1,51 @@
+# Two commands for a newcomer: `make run` serves the game, `make test` runs every test.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 5000
+
+.PHONY: run test lint format bench stats tournament load chromium clean
+
+run: $(VENV)/.installed
+	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
+
+test: $(VENV)/.installed-test chromium lint
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.installed-test
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(VENV)/.installed
+	$(BIN)/python -m webapp.solver bench
+
+stats: $(VENV)/.installed
+	$(BIN)/python -m webapp.solver stats
+
+tournament: $(VENV)/.installed
+	$(BIN)/python -m webapp.solver tournament --games 100
+
+load: $(VENV)/.installed
+	$(BIN)/python scripts/load.py
+
+chromium:
+	@scripts/ensure-chromium
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Each stamp is rebuilt when pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+clean:
+	rm -rf $(VENV) instance artifacts .pytest_cache .ruff_cache *.egg-info

@@ -1,0 +1,217 @@
+"""Playing the game in Chromium as a person would, and checking what is on the screen."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from webapp.game import cell_name
+from webapp.solver import choose_move
+
+
+def start(page: Page, live_server: str, **choices) -> None:
+    """Open the game and start a new one with the dropdowns set to ``choices`` (label: value)."""
+    page.goto(live_server + "/")
+    for label, value in choices.items():
+        page.get_by_label(label, exact=True).select_option(value)
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", re.compile(r"[01]"))
+
+
+def board(page: Page) -> str:
+    return page.locator("#board").get_attribute("data-board")
+
+
+def click_cell(page: Page, cell: int) -> None:
+    """Click an empty square and wait for the board to change."""
+    before = page.locator("#board").get_attribute("data-ply")
+    page.get_by_role("button", name=f"{cell_name(cell)}, empty").click()
+    expect(page.locator("#board")).not_to_have_attribute("data-ply", before)
+
+
+def finished(page: Page) -> bool:
+    return page.locator("#board").get_attribute("data-status") != "playing"
+
+
+def test_a_player_beats_easy(page: Page, live_server, console_errors, shoot):
+    page.goto(live_server + "/")
+    page.get_by_label("Difficulty").select_option("random")
+    for _ in range(10):
+        page.get_by_role("button", name="New game").click()
+        expect(page.locator("#board")).to_have_attribute("data-ply", "0")
+        while not finished(page):
+            click_cell(page, choose_move(board(page), "minimax"))
+        if page.locator("#board").get_attribute("data-status") == "x-won":
+            break
+    expect(page.get_by_role("status")).to_have_text("You win!")
+    expect(page.locator(".strike line")).to_have_count(1)
+    expect(page.get_by_role("definition").first).to_have_text("1")  # the score: You 1
+    shoot(page, "win-against-easy")
+
+
+@pytest.mark.parametrize("strategy", ["first", "last", "centre"])
+def test_impossible_never_lets_you_win(page: Page, live_server, console_errors, strategy):
+    start(page, live_server, Difficulty="minimax")
+    while not finished(page):
+        empty = [i for i, c in enumerate(board(page)) if c == "."]
+        cell = {"first": empty[0], "last": empty[-1], "centre": 4 if 4 in empty else empty[0]}[strategy]
+        click_cell(page, cell)
+    expect(page.get_by_role("status")).to_have_text(re.compile(r"The computer wins\.|It's a draw\."))
+
+
+def test_human_vs_human_to_a_win(page: Page, live_server, console_errors, shoot):
+    page.goto(live_server + "/")
+    page.get_by_label("Mode").select_option("hvh")
+    expect(page.get_by_role("status")).to_have_text("X to move.")
+    for cell in (0, 3, 1, 4):
+        click_cell(page, cell)
+    expect(page.get_by_role("status")).to_have_text("X to move.")
+    click_cell(page, 2)
+    expect(page.get_by_role("status")).to_have_text("X wins!")
+    expect(page.locator("#board")).to_have_attribute("data-board", "XXXOO....")
+    shoot(page, "human-vs-human-win")
+
+
+def test_computer_vs_computer_plays_to_its_end(page: Page, live_server, console_errors, shoot):
+    page.goto(live_server + "/")
+    page.get_by_label("Mode").select_option("cvc")
+    page.get_by_label("X plays").select_option("minimax")
+    page.get_by_label("O plays").select_option("minimax")
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#board")).to_have_attribute("data-status", "draw", timeout=15_000)
+    expect(page.get_by_role("status")).to_have_text("It's a draw.")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "9")
+    shoot(page, "computer-vs-computer-draw")
+
+
+def test_computer_vs_computer_pauses_and_steps(page: Page, live_server, console_errors):
+    page.goto(live_server + "/")
+    page.get_by_label("Mode").select_option("cvc")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    page.get_by_role("button", name="Pause").click()
+    expect(page.get_by_role("button", name="Resume")).to_be_visible()
+    paused_at = int(page.locator("#board").get_attribute("data-ply"))
+    expect(page.get_by_role("status")).to_contain_text("Paused.")
+    page.get_by_role("button", name="Step").click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", str(paused_at + 1))
+    page.get_by_role("button", name="Resume").click()
+    expect(page.locator("#board")).not_to_have_attribute("data-status", "playing", timeout=15_000)
+
+
+def test_undo_takes_back_the_move_and_the_reply(page: Page, live_server, console_errors):
+    start(page, live_server)
+    undo = page.get_by_role("button", name="Undo")
+    expect(undo).to_be_disabled()
+    click_cell(page, 4)
+    expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    undo.click()
+    expect(page.locator("#board")).to_have_attribute("data-board", ".........")
+    expect(undo).to_be_disabled()
+
+
+def test_the_difficulty_dropdown_takes_effect_without_a_reload(page: Page, live_server, console_errors):
+    start(page, live_server, Difficulty="one-ply")
+    click_cell(page, 0)
+    expect(page.locator("#board")).to_have_attribute("data-board", "X...O....")
+    page.evaluate("window.stillTheSamePage = true")
+    page.get_by_label("Difficulty").select_option("minimax")
+    expect(page.get_by_text("Difficulty: Impossible")).to_be_visible()
+    click_cell(page, 8)
+    # X . . / . O . / . . X: Medium would take a corner and lose to a fork; Impossible takes an edge.
+    reply = next(i for i, (a, b) in enumerate(zip("X...O...X", board(page), strict=True)) if a != b)
+    assert reply in (1, 3, 5, 7)
+    assert page.evaluate("window.stillTheSamePage") is True
+
+
+def test_a_taken_square_says_so_and_keeps_the_game(page: Page, live_server, shoot):
+    logged = []
+    page.on("console", lambda message: logged.append(message.text) if message.type == "error" else None)
+    start(page, live_server)
+    click_cell(page, 4)
+    before = board(page)
+    # A taken square is aria-disabled, not disabled: it still answers a click, with a reason.
+    page.get_by_role("button", name="Row 2, column 2, X").click(force=True)
+    expect(page.get_by_role("alert")).to_have_text("Row 2, column 2 is already taken.")
+    assert board(page) == before
+    # The refusal is a 409, which Chromium reports in the console; nothing else may be there.
+    assert logged == ["Failed to load resource: the server responded with a status of 409 (CONFLICT)"]
+    shoot(page, "taken-square-message")
+
+
+def test_keyboard_play_keeps_focus_on_the_board(page: Page, live_server, console_errors):
+    start(page, live_server)
+    page.get_by_role("button", name="Row 1, column 1, empty").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    expect(page.get_by_role("button", name="Row 2, column 2, empty")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    expect(page.get_by_role("button", name="Row 2, column 2, X")).to_be_focused()
+
+
+def test_hint_and_move_values(page: Page, live_server, console_errors, shoot):
+    start(page, live_server, Difficulty="minimax")
+    click_cell(page, 0)
+    page.get_by_role("button", name="Hint").click()
+    expect(page.get_by_text(re.compile(r"^Hint: "))).to_be_visible()
+    expect(page.locator(".cell.is-hint")).not_to_have_count(0)
+    page.get_by_role("button", name="Move values").click()
+    expect(page.get_by_role("button", name="Move values")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("button", name=re.compile(r"empty, (draw|win in \d|loss in \d)$"))).to_have_count(7)
+    shoot(page, "move-values")
+
+
+def test_without_javascript_a_move_still_works(browser, live_server, shoot):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_server + "/")
+    page.get_by_role("button", name="Row 2, column 2, empty").click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    expect(page.get_by_role("button", name="Row 2, column 2, X")).to_be_visible()
+    page.get_by_role("button", name="Row 2, column 2, X").click(force=True)
+    expect(page.get_by_role("alert")).to_have_text("Row 2, column 2 is already taken.")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    page.get_by_label("Mode").select_option("hvh")
+    page.get_by_role("button", name="New game").click()
+    expect(page.get_by_role("status")).to_have_text("X to move.")
+    shoot(page, "no-javascript")
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_phone_gets_a_big_board_and_no_sideways_scrolling(browser, live_server, scheme, shoot):
+    context = browser.new_context(viewport={"width": 375, "height": 812}, color_scheme=scheme, has_touch=True)
+    page = context.new_page()
+    page.goto(live_server + "/")
+    cell = page.get_by_role("button", name="Row 1, column 1, empty")
+    box = cell.bounding_box()
+    assert box["width"] >= 64 and box["height"] >= 64
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.get_by_role("button", name="Row 2, column 2, empty").tap()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    shoot(page, f"phone-{scheme}")
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_desktop_screenshots(browser, live_server, scheme, shoot):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(live_server + "/")
+    page.get_by_label("Mode").select_option("hvh")
+    for cell in (4, 0, 8, 2, 6, 3):
+        click_cell(page, cell)
+    expect(page.get_by_role("status")).to_have_text("X to move.")
+    page.get_by_role("button", name="Move values").click()
+    expect(page.locator(".value")).to_have_count(3)
+    shoot(page, f"desktop-{scheme}")
+    context.close()
+
+
+def test_the_narrowest_phone_has_no_overlap(browser, live_server):
+    context = browser.new_context(viewport={"width": 320, "height": 640})
+    page = context.new_page()
+    page.goto(live_server + "/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert page.get_by_role("button", name="Row 3, column 3, empty").bounding_box()["width"] >= 64
+    context.close()

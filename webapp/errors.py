@@ -1,0 +1,33 @@
+"""Every refused or failed request gets a short message a person can act on, never a traceback."""
+
+from __future__ import annotations
+
+from flask import Flask, render_template, request
+from werkzeug.exceptions import HTTPException
+
+PLAIN_WORDS = {
+    400: "That request did not make sense to the game.",
+    403: "That request was refused.",
+    404: "There is no page at this address.",
+    405: "This address does not take that kind of request.",
+    413: "That request was too large.",
+    500: "Something went wrong on our side. Please try again.",
+}
+
+
+def init_app(app: Flask) -> None:
+    # Unhandled exceptions reach this handler as a 500 (after Flask has logged the traceback);
+    # in debug and testing they propagate instead, so that bugs surface.
+    app.register_error_handler(HTTPException, handle_http_error)
+
+
+def handle_http_error(error: HTTPException):
+    code = error.code or 500
+    # Werkzeug's stock descriptions are written for developers; keep only the ones we wrote.
+    custom = error.description != type(error).description
+    message = error.description if custom else PLAIN_WORDS.get(code, error.name)
+    if request.path.startswith("/api/"):
+        return {"error": message}, code
+    if request.headers.get("HX-Request") == "true":
+        return render_template("partials/problem.html", message=message), code
+    return render_template("error.html", code=code, title=error.name, message=message), code
