@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template, request
+from flask import Flask, request
 from werkzeug.exceptions import HTTPException
+
+from webapp.rendering import page_or_fragment
 
 PLAIN_WORDS = {
     400: "That request did not make sense to the game.",
@@ -28,6 +30,4 @@ def handle_http_error(error: HTTPException):
     message = error.description if custom else PLAIN_WORDS.get(code, error.name)
     if request.path.startswith("/api/"):
         return {"error": message}, code
-    if request.headers.get("HX-Request") == "true":
-        return render_template("partials/problem.html", message=message), code
-    return render_template("error.html", code=code, title=error.name, message=message), code
+    return page_or_fragment("error.html", "partials/problem.html", code, code=code, title=error.name, message=message)

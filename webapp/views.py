@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, request, url_for
 
 from webapp import state
 from webapp.forms import FormError, optional_choice, whole_number
@@ -20,6 +20,7 @@ from webapp.match import (
     check_side,
 )
 from webapp.present import controls_state, game_view
+from webapp.rendering import is_htmx, page_or_fragment
 
 bp = Blueprint("game", __name__)
 
@@ -42,11 +43,6 @@ def sent_ply(required: bool = True) -> int | None:
     if not required and "ply" not in request.form:
         return None
     return whole_number(request.form, "ply", 0, 9, WRONG_PLY)
-
-
-def is_htmx() -> bool:
-    """An htmx request wants a fragment, except when htmx restores a page from its history."""
-    return request.headers.get("HX-Request") == "true" and request.headers.get("HX-History-Restore-Request") != "true"
 
 
 def respond(
@@ -72,20 +68,20 @@ def respond(
     if request.method == "POST" and not is_htmx():
         state.save(table, notice=message, notice_is_error=is_error)
         response = redirect(url_for("game.index"), 303)
-    else:
-        if request.method == "POST" and error is None:
-            state.save(table)
-        template = "partials/update.html" if is_htmx() else "index.html"
-        context = {
-            "table": table,
-            "game": game_view(table, hint=hint),
-            "message": message,
-            "is_error": is_error,
-            "controls_changed": previous is None or controls_state(previous) != controls_state(table),
-        }
-        response = make_response(render_template(template, **context), status)
-    response.vary.add("HX-Request")
-    return response
+        response.vary.add("HX-Request")
+        return response
+    if request.method == "POST" and error is None:
+        state.save(table)
+    return page_or_fragment(
+        "index.html",
+        "partials/update.html",
+        status,
+        table=table,
+        game=game_view(table, hint=hint),
+        message=message,
+        is_error=is_error,
+        controls_changed=previous is None or controls_state(previous) != controls_state(table),
+    )
 
 
 def act(action, says=None):
