@@ -37,15 +37,19 @@ class TicTacToe:
     """
 
     def __init__(self):
-        # Both are pure functions of the board, asked for again and again by every search.
+        # All three are pure functions of the board, asked for again and again by every search.
         self._keys: dict[str, str] = {}
         self._statics: dict[str, int] = {}
+        self._children: dict[tuple[str, int], Position] = {}
 
     def moves(self, pos: Position) -> tuple[int, ...]:
         return pos.legal_moves()
 
     def play(self, pos: Position, move: int) -> Position:
-        return pos.play(move)
+        child = self._children.get((pos.board, move))
+        if child is None:
+            child = self._children[pos.board, move] = pos.play(move)
+        return child
 
     def terminal_value(self, pos: Position) -> int | None:
         outcome = pos.outcome()
