@@ -1,5 +1,5 @@
 import pytest
-from conftest import HX, page
+from support import HX, page
 
 
 def test_every_page_carries_the_security_headers(client):

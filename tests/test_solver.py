@@ -2,7 +2,7 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import reachable_boards, reference, reference_analysis, unfinished_boards
+from support import reachable_boards, reference, reference_analysis, unfinished_boards
 
 from webapp.game import InvalidBoardError, Position, other, parse
 from webapp.solver import LEVELS, UnknownLevelError, analyze, candidates, choose_move

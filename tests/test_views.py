@@ -1,7 +1,7 @@
 import re
 
 import pytest
-from conftest import HX, board_of, page
+from support import HX, board_of, page
 
 # --- the page and the fragment ---------------------------------------------------------------
 

@@ -1,0 +1,68 @@
+"""Helpers shared by the tests: reading boards out of pages, and an independent minimax oracle."""
+
+import re
+from functools import cache
+
+from webapp.game import Position, parse
+
+HX = {"HX-Request": "true"}
+
+
+def board_of(response) -> dict[str, str]:
+    """The data attributes of the element with id="board" in a page or fragment."""
+    html = response.get_data(as_text=True)
+    tag = re.search(r'<div id="board"[^>]*>', html)
+    assert tag, "no board in the response"
+    return dict(re.findall(r'data-(board|status|ply)="([^"]*)"', tag.group(0)))
+
+
+def page(client) -> dict[str, str]:
+    """The board as the full page shows it now."""
+    return board_of(client.get("/"))
+
+
+@cache
+def reachable_boards() -> tuple[str, ...]:
+    """Every board a game can reach, finished ones included, found by playing every move."""
+    seen, frontier = set(), ["........."]
+    while frontier:
+        board = frontier.pop()
+        if board not in seen:
+            seen.add(board)
+            pos = parse(board)
+            frontier.extend(pos.play(m).board for m in pos.legal_moves())
+    return tuple(sorted(seen))
+
+
+def unfinished_boards() -> list[str]:
+    return [b for b in reachable_boards() if not parse(b).is_over()]
+
+
+@cache
+def reference(board: str) -> tuple[int, int]:
+    """Plain, unpruned minimax written straight from the rules, as the oracle for the solver.
+
+    Returns (1 win, 0 draw, -1 loss for the side to move; plies until the game ends), the
+    winner hurrying and the loser stalling.
+    """
+    pos = parse(board)
+    if pos.is_over():
+        return (-1 if pos.winner else 0), 0
+    return max((_after(pos, m) for m in pos.legal_moves()), key=rank)
+
+
+def _after(pos: Position, move: int) -> tuple[int, int]:
+    score, plies = reference(pos.play(move).board)
+    return -score, plies + 1
+
+
+def rank(result: tuple[int, int]):
+    score, plies = result
+    return score, -plies if score > 0 else plies
+
+
+def reference_analysis(board: str) -> dict[int, tuple[str, int]]:
+    """What ``analyze`` should say, worked out by the oracle."""
+    pos = parse(board)
+    words = {1: "win", 0: "draw", -1: "loss"}
+    return {m: (words[s], p) for m in pos.legal_moves() for s, p in [_after(pos, m)]}
