@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from webapp.game import cell_name, other
+from webapp.game import Position, cell_name, other
 from webapp.match import LEVEL_NAMES, Table
 from webapp.solver import analyze, candidates
 
@@ -58,11 +58,18 @@ class GameView:
     is_running: bool  # a Computer vs Computer game that plays on by itself
 
 
+def status_of(pos: Position) -> str:
+    """The game's state as the page and the API name it: playing, x-won, o-won or draw."""
+    if not pos.is_over():
+        return "playing"
+    return "draw" if pos.is_draw() else f"{pos.winner.lower()}-won"
+
+
 def game_view(table: Table, *, hint: bool = False) -> GameView:
     """Everything the templates need to draw ``table``."""
     pos = table.position
     outcome = pos.outcome()
-    status = "playing" if outcome is None else "draw" if outcome.is_draw() else f"{outcome.winner.lower()}-won"
+    status = status_of(pos)
     values = analyze(pos.board) if table.show_values and outcome is None else {}
     hints = set(candidates(pos.board, "minimax")) if hint and outcome is None else set()
     last = table.moves[-1] if table.moves else None

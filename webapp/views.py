@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import random
+from functools import cache
+from typing import NoReturn
 
-from flask import Blueprint, current_app, redirect, request, url_for
+from flask import Blueprint, abort, current_app, redirect, request, url_for
 
-from webapp import state
+from webapp import charts, state, stats
 from webapp.forms import FormError, optional_choice, whole_number
-from webapp.game import IllegalMoveError
+from webapp.game import IllegalMoveError, Position, parse
 from webapp.match import (
     LEVEL_NAMES,
     MODE_NAMES,
@@ -19,8 +22,11 @@ from webapp.match import (
     check_mode,
     check_side,
 )
-from webapp.present import controls_state, game_view
+from webapp.present import controls_state, game_view, status_of
 from webapp.rendering import is_htmx, page_or_fragment
+from webapp.solver import LEVELS, analyze, choose_move
+from webapp.tournament import standings, tournament
+from webapp.tree import Tree, explore, parse_path
 
 bp = Blueprint("game", __name__)
 
@@ -186,3 +192,159 @@ def reset_score():
 @bp.get("/healthz")
 def healthz():
     return {"status": "ok"}
+
+
+# --- learning: the game tree, the numbers, the tournament, the JSON API ---
+
+EMPTY_BOARD = Position.empty().board
+TOURNAMENT_GAMES = 100
+TOURNAMENT_SEED = 2026
+OUTCOMES = (("x", "X wins"), ("draw", "draws"), ("o", "O wins"))
+BOARD_HELP = 'the board as 9 characters X, O or "." row by row, such as "X...O...."'
+EXAMPLE = '{"board": "X...O....", "level": "minimax"}'
+FIELD_HELP = {"board": BOARD_HELP, "level": "one of " + ", ".join(f'"{level}"' for level in LEVELS)}
+
+
+def refuse(error: ValueError) -> NoReturn:
+    """Answer 400 with the error's own words, which name what is wrong with the input."""
+    abort(400, description=str(error))
+
+
+def tree_request() -> tuple[str, tuple[int, ...], bool]:
+    """The board, path and pruning switch of a tree request."""
+    try:
+        path = parse_path(request.args.get("path", ""))
+    except ValueError as error:
+        refuse(error)
+    return request.args.get("board", EMPTY_BOARD), path, request.args.get("pruning") == "1"
+
+
+def explored(board: str, path: tuple[int, ...]) -> Tree:
+    try:
+        return explore(board, path)
+    except ValueError as error:
+        refuse(error)
+
+
+@bp.get("/tree")
+def tree():
+    board, path, pruning = tree_request()
+    return page_or_fragment("tree.html", "partials/tree_view.html", tree=explored(board, path), pruning=pruning)
+
+
+@bp.get("/tree/children")
+def tree_children():
+    """One move with its replies opened (or folded, with fold=1); without htmx, the page opened there."""
+    board, path, pruning = tree_request()
+    if not path:
+        abort(400, description="Name the move to open as a path of cells, such as path=4 or path=4.0.")
+    fold = request.args.get("fold") == "1"
+    found = explored(board, path[:-1] if fold else path)
+    return page_or_fragment(
+        "tree.html", "partials/tree_branch.html", tree=found, node=found.node(path), pruning=pruning
+    )
+
+
+def figures() -> dict:
+    found = stats.numbers()
+    chart = charts.log_bars(
+        [(search["name"], search["nodes"]) for search in found["searches"]],
+        title="Nodes visited to choose the first move, on a log scale",
+    )
+    return {"numbers": found, "chart": chart}
+
+
+@bp.get("/numbers")
+def numbers():
+    # The first count takes seconds (plain minimax visits every node), so until stats.numbers()
+    # has cached it, a browser gets the page at once with a placeholder that fetches the figures.
+    if is_htmx() or stats.numbers.cache_info().currsize:
+        return page_or_fragment("numbers.html", "partials/numbers_figures.html", **figures())
+    return page_or_fragment("numbers.html", "partials/numbers_pending.html", pending=stats.tree_size(Position.empty()))
+
+
+@bp.get("/numbers/figures")
+def numbers_figures():
+    return page_or_fragment("numbers.html", "partials/numbers_figures.html", **figures())
+
+
+@cache
+def tournament_results() -> tuple:
+    """The tournament, played once per process from a fixed seed so that every visit shows the same."""
+    pairings = tournament(TOURNAMENT_GAMES, random.Random(TOURNAMENT_SEED))
+    chart = charts.stacked_bars(
+        [
+            (f"{LEVEL_NAMES[p.x_level]} as X vs {LEVEL_NAMES[p.o_level]} as O", (p.x_wins, p.draws, p.o_wins))
+            for p in pairings
+        ],
+        OUTCOMES,
+        title=f"Results of {TOURNAMENT_GAMES} games for each pairing",
+    )
+    return pairings, standings(pairings), chart
+
+
+@bp.get("/tournament")
+def tournament_page():
+    pairings, table, chart = tournament_results()
+    return page_or_fragment(
+        "tournament.html",
+        "partials/tournament_results.html",
+        pairings=pairings,
+        standings=table,
+        chart=chart,
+        games=TOURNAMENT_GAMES,
+        seed=TOURNAMENT_SEED,
+    )
+
+
+@bp.get("/api/analyze")
+def api_analyze():
+    board = request.args.get("board")
+    if board is None:
+        abort(400, description=f"Give {BOARD_HELP}: /api/analyze?board=X...O....")
+    try:
+        moves = analyze(board)
+    except ValueError as error:
+        refuse(error)
+    pos = parse(board)
+    return {
+        "board": board,
+        "to_move": pos.to_move,
+        "status": status_of(pos),
+        "moves": [{"cell": cell, "result": result, "plies": plies} for cell, (result, plies) in sorted(moves.items())],
+    }
+
+
+def json_object() -> dict:
+    """The request's body, which must be a JSON object."""
+    if not request.is_json:
+        abort(415, description="Send a JSON object with the header Content-Type: application/json.")
+    try:
+        body = json.loads(request.get_data())
+    except ValueError:
+        abort(400, description=f"The body is not valid JSON; send an object such as {EXAMPLE}.")
+    except RecursionError:
+        abort(400, description=f"The body is nested too deeply; send an object such as {EXAMPLE}.")
+    if not isinstance(body, dict):
+        abort(400, description=f"The body must be a JSON object, such as {EXAMPLE}.")
+    return body
+
+
+def text_field(body: dict, name: str) -> str:
+    if name not in body:
+        abort(400, description=f'The body needs a "{name}" field: {FIELD_HELP[name]}.')
+    if not isinstance(body[name], str):
+        abort(400, description=f'The "{name}" field must be a string: {FIELD_HELP[name]}.')
+    return body[name]
+
+
+@bp.post("/api/move")
+def api_move():
+    body = json_object()
+    board, level = text_field(body, "board"), text_field(body, "level")
+    try:
+        cell = choose_move(board, level, rng())
+    except ValueError as error:
+        refuse(error)
+    after = parse(board).play(cell)
+    return {"cell": cell, "board": after.board, "status": status_of(after)}

@@ -1,0 +1,106 @@
+"""The learning pages in Chromium: the game tree explorer, the numbers and the tournament."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+
+def replies_to(page: Page, label: str):
+    return page.get_by_role("list", name=f"Replies to {label}").get_by_role("listitem")
+
+
+def test_explore_the_tree_from_the_game_page(page: Page, live_server, console_errors, shoot):
+    page.goto(live_server + "/")
+    page.get_by_role("link", name="Explore this position in the game tree").click()
+    expect(page.get_by_role("heading", name="Game tree", level=1)).to_be_visible()
+    expect(page.get_by_role("heading", name="X to move")).to_be_visible()
+    expect(page.get_by_role("link", name="Game tree")).to_have_attribute("aria-current", "page")
+    moves = page.get_by_role("list", name="Moves from the position above")
+    expect(moves.get_by_role("listitem")).to_have_count(9)
+    expect(page.get_by_text("549,946")).to_be_visible()
+
+    # Opening a move brings its replies in place: the page is never reloaded.
+    page.evaluate("window.stillTheSamePage = true")
+    page.get_by_role("link", name="Show replies to X in row 1, column 1").click()
+    expect(replies_to(page, "X in row 1, column 1")).to_have_count(8)
+    expect(page.get_by_role("link", name="Hide replies to X in row 1, column 1")).to_be_focused()
+    assert page.evaluate("window.stillTheSamePage") is True
+    expect(page).to_have_url(re.compile(r"/tree\?path=0&board=\.{9}$"))
+
+    # The switch keeps the opened move, and greys out the replies alpha-beta never looked at.
+    switch = page.get_by_role("button", name="Show what alpha-beta skips")
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    replies = replies_to(page, "X in row 1, column 1")
+    expect(replies).to_have_count(8)
+    expect(replies.filter(has_text="Skipped by alpha-beta")).to_have_count(7)
+    expect(replies.filter(has_not_text="Skipped by alpha-beta")).to_contain_text("O centre")
+    assert page.evaluate("window.stillTheSamePage") is True
+    shoot(page, "tree-pruning")
+
+    page.get_by_role("link", name="Hide replies to X in row 1, column 1").click()
+    expect(page.get_by_role("list", name="Replies to X in row 1, column 1")).to_have_count(0)
+    expect(page.get_by_role("link", name="Show replies to X in row 1, column 1")).to_be_focused()
+
+
+def test_the_tree_opens_without_javascript(browser, live_server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_server + "/tree?board=X...O....")  # X . . / . O . / . . .
+    page.get_by_role("link", name="Show replies to X in row 3, column 3").click()
+    expect(page).to_have_url(re.compile(r"path=8"))
+    expect(replies_to(page, "X in row 3, column 3")).to_have_count(6)
+    page.get_by_role("button", name="Show what alpha-beta skips").click()
+    expect(page.get_by_role("button", name="Show what alpha-beta skips")).to_have_attribute("aria-pressed", "true")
+    expect(replies_to(page, "X in row 3, column 3")).to_have_count(6)
+    context.close()
+
+
+def test_the_numbers_page_shows_the_table_and_the_chart(page: Page, live_server, console_errors, shoot):
+    page.goto(live_server + "/numbers")
+    # The first count takes seconds, fetched after the page is up.
+    table = page.get_by_role("table", name="Games and positions of tic-tac-toe")
+    expect(table).to_be_visible(timeout=20_000)
+    expect(table.get_by_role("row", name="Different games")).to_contain_text("255,168")
+    expect(table.get_by_role("row", name="up to symmetry")).to_contain_text("765")
+    chart = page.get_by_role("img", name=re.compile(r"^Nodes visited"))
+    expect(chart).to_have_accessible_name(re.compile(r"minimax: 549,946; .*transposition table: 243$"))
+    expect(chart.locator("rect")).to_have_count(4)
+    searches = page.get_by_role("table", name="Nodes visited and time taken by each search")
+    expect(searches.get_by_role("row")).to_have_count(5)
+    expect(page.get_by_role("link", name="Numbers")).to_have_attribute("aria-current", "page")
+    shoot(page, "numbers")
+
+
+def test_the_tournament_page_shows_bars(page: Page, live_server, console_errors, shoot):
+    page.goto(live_server + "/tournament")
+    chart = page.get_by_role("img", name=re.compile(r"^Results of 100 games for each pairing"))
+    expect(chart).to_be_visible()
+    expect(chart.locator("rect")).not_to_have_count(0)
+    standings = page.get_by_role("table", name=re.compile("Each level"))
+    expect(standings.get_by_role("row", name=re.compile("^Impossible"))).to_have_text(
+        re.compile(r"^Impossible\s*\d+\s*\d+\s*0$")
+    )
+    shoot(page, "tournament")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_tree_on_a_phone(browser, live_server, scheme, shoot):
+    context = browser.new_context(viewport={"width": 375, "height": 812}, color_scheme=scheme, has_touch=True)
+    page = context.new_page()
+    page.goto(live_server + "/tree?board=X...O....&path=8&pruning=1")  # X . . / . O . / . . .
+    expect(replies_to(page, "X in row 3, column 3")).to_have_count(6)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    shoot(page, f"tree-phone-{scheme}")
+    context.close()
+
+
+@pytest.mark.parametrize("path", ["/tree?path=0.4.8.2.6.3.5.1", "/numbers/figures", "/tournament"])
+def test_the_narrowest_phone_never_scrolls_sideways(browser, live_server, path):
+    context = browser.new_context(viewport={"width": 320, "height": 640})
+    page = context.new_page()
+    page.goto(live_server + path)
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    context.close()

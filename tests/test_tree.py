@@ -1,0 +1,235 @@
+import pytest
+from support import unfinished_boards
+
+from webapp.game import parse
+from webapp.search import Counter, alphabeta
+from webapp.solver import GAME, analyze
+from webapp.tree import Counts, InvalidPathError, Value, counts, explore, format_path, parse_path, visited_paths
+
+EMPTY = "........."
+
+BOARDS = [
+    EMPTY,
+    "X...O....",  # X . . / . O . / . . .
+    "XX.OO....",  # X X . / O O . / . . .  X wins at once, or O does
+    "XOXOXO...",  # X O X / O X O / . . .  every move wins for X
+    "XOXXOO.X.",  # X O X / X O O / . X .  O to move, two cells left
+    "X.O.X...O",  # X . O / . X . / . . O  O blocked the diagonal
+]
+
+
+def opened(node):
+    """Every node of the tree that is open, the root included."""
+    if node.children is None:
+        return []
+    return [node, *(n for child in node.children for n in opened(child))]
+
+
+# --- values ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_children_are_the_legal_moves_in_cell_order(board):
+    pos = parse(board)
+    children = explore(board).root.children
+    assert [child.move for child in children] == list(pos.legal_moves())
+    assert [child.board for child in children] == [pos.play(m).board for m in pos.legal_moves()]
+    assert all(child.path == (child.move,) and child.children is None for child in children)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_each_childs_value_is_what_analyze_says_for_the_side_that_moved(board):
+    mover = parse(board).to_move
+    for child in explore(board).root.children:
+        result, plies = analyze(board)[child.move]
+        expected = {"win": mover, "draw": None, "loss": "O" if mover == "X" else "X"}[result]
+        assert child.mover == mover
+        assert child.value.winner == expected
+        assert child.value.moves_left == plies - 1  # counted from the child's own board
+
+
+def test_every_position_of_the_game_agrees_with_analyze():
+    # 4,520 roots; for each, the child values the page shows must be the solver's.
+    words = {"win": 1, "draw": 0, "loss": -1}
+    for board in unfinished_boards():
+        mover = parse(board).to_move
+        for child in explore(board).root.children:
+            result, plies = analyze(board)[child.move]
+            sign = 0 if child.value.winner is None else 1 if child.value.winner == mover else -1
+            assert (sign, child.value.moves_left) == (words[result], plies - 1), (board, child.move)
+
+
+def test_the_values_deeper_down_agree_with_analyze_of_their_parent():
+    # . . . / . X . / . . .  then O in a corner, then X opposite it
+    tree = explore(EMPTY, (4, 0, 8))
+    for node in opened(tree.root)[1:]:
+        for child in node.children:
+            result, plies = analyze(node.board)[child.move]
+            assert child.value.moves_left == plies - 1
+            assert (child.value.winner is None) == (result == "draw")
+
+
+def test_tones_are_from_the_roots_side_to_move_all_the_way_down():
+    # X . . / . . . / . . .  O to move at the root: an X win is red on every level.
+    tree = explore("X........", (1,))
+    grandchildren = tree.node((1,)).children
+    assert {c.value.tone for c in grandchildren if c.value.winner == "X"} == {"loss"}
+    assert {c.value.tone for c in tree.root.children if c.value.winner is None} == {"draw"}
+    assert tree.to_move == "O"
+
+
+@pytest.mark.parametrize(
+    ("value", "headline", "words"),
+    [
+        (Value("X", 0, "win"), "X has won", "X has won"),
+        (Value("O", 1, "loss"), "O wins", "O wins next move"),
+        (Value("X", 4, "win"), "X wins", "X wins in 4 moves"),
+        (Value(None, 3, "draw"), "Draw", "Draw with best play"),
+        (Value(None, 0, "draw"), "Draw", "Draw, board full"),
+    ],
+)
+def test_values_in_words(value, headline, words):
+    assert value.headline == headline
+    assert value.words == words
+
+
+def test_the_roots_value_is_the_best_move_for_the_side_to_move():
+    # X X . / O O . / . . .  X wins next move
+    assert explore("XX.OO....").root.value == Value("X", 1, "win")
+    # X . . / . . . / . . .  a draw with best play
+    assert explore("X........").root.value == Value(None, 8, "draw")
+
+
+@pytest.mark.parametrize(
+    ("board", "winner", "line"),
+    [
+        ("XXXOO....", "X", (0, 1, 2)),  # X X X / O O . / . . .
+        ("XXOOOXXXO", None, ()),  # X X O / O O X / X X O  a full board
+    ],
+)
+def test_a_finished_board_is_a_leaf(board, winner, line):
+    tree = explore(board)
+    assert tree.root.is_over and tree.root.children is None
+    assert tree.root.value.winner == winner and tree.root.value.moves_left == 0
+    assert tree.root.winning_line == line
+    assert tree.counts == Counts(1, 1)
+
+
+# --- opening along a path --------------------------------------------------------------------
+
+
+def test_the_path_opens_one_level_per_move_and_nothing_else():
+    tree = explore(EMPTY, (4, 0))
+    assert [node.path for node in opened(tree.root)] == [(), (4,), (4, 0)]
+    assert [child.move for child in tree.node((4, 0)).children] == [1, 2, 3, 5, 6, 7, 8]
+    assert tree.node((4, 0)).board == "O...X...."  # O . . / . X . / . . .
+    assert tree.path_text == "4.0" and tree.node((4, 0)).parent_text == "4"
+
+
+def test_a_finished_node_on_the_path_has_no_children():
+    # X X . / O O . / . . .  X wins at 2
+    tree = explore("XX.OO....", (2,))
+    node = tree.node((2,))
+    assert node.is_over and node.children is None
+    assert node.winning_line == (0, 1, 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [("", ()), ("4", (4,)), ("4.0", (4, 0)), ("0.1.2.3.4.5.6.7.8", (0, 1, 2, 3, 4, 5, 6, 7, 8))],
+)
+def test_paths_read_and_write(text, path):
+    assert parse_path(text) == path
+    assert format_path(path) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("a", "should be cells 0 to 8 separated by dots"),
+        ("4.", "should be cells 0 to 8 separated by dots"),
+        ("4,0", "should be cells 0 to 8 separated by dots"),
+        ("9", "should be cells 0 to 8 separated by dots"),
+        ("10", "should be cells 0 to 8 separated by dots"),
+        ("-1", "should be cells 0 to 8 separated by dots"),
+        (".".join("0123456780"), "should be cells 0 to 8 separated by dots"),
+        ("4.4", "Move 2 of the path cannot be played: Row 2, column 2 is already taken."),
+        ("0.3.1.4.2.5", "Move 6 of the path cannot be played: The game is over"),
+    ],
+)
+def test_a_bad_path_says_what_is_wrong(text, words):
+    with pytest.raises(InvalidPathError, match=words.replace(".", r"\.")):
+        explore(EMPTY, parse_path(text))
+
+
+# --- pruning and node counts -----------------------------------------------------------------
+
+
+def independent_search(board):
+    counter, visited = Counter(), set()
+    alphabeta(GAME, parse(board), ordered=True, counter=counter, visited=visited)
+    return counter.nodes, visited
+
+
+@pytest.mark.parametrize(
+    ("board", "path"),
+    [
+        (EMPTY, (0,)),  # X in a corner: O's replies after the first draw are cut off
+        (EMPTY, (4, 1)),
+        ("X...O....", (8, 1)),  # X . . / . O . / . . .
+        ("XOXOXO...", (7,)),  # X O X / O X O / . . .
+    ],
+)
+def test_pruned_nodes_are_exactly_those_alpha_beta_never_visited(board, path):
+    _, visited = independent_search(board)
+    tree = explore(board, path)
+    seen = [child for node in opened(tree.root) for child in node.children]
+    assert seen, "the path should open some nodes"
+    for child in seen:
+        assert child.pruned == (child.path not in visited), child.path
+
+
+def test_alpha_beta_skips_replies_but_never_a_move_from_the_root():
+    # With no bounds yet at the root, every move there has to be searched.
+    tree = explore(EMPTY, (0,))
+    assert not any(child.pruned for child in tree.root.children)
+    replies = tree.node((0,)).children
+    assert [c.move for c in replies if not c.pruned] == [4]  # the centre holds the draw; the rest is cut off
+    assert all(c.pruned for c in replies if c.move != 4)
+
+
+def test_under_a_pruned_node_everything_is_pruned():
+    tree = explore(EMPTY, (0, 1))
+    assert tree.node((0, 1)).pruned
+    assert all(child.pruned for child in tree.node((0, 1)).children)
+
+
+def test_node_counts_from_the_empty_board():
+    nodes, visited = independent_search(EMPTY)
+    found = counts(EMPTY)
+    assert found.minimax == 549_946
+    assert found.alphabeta == nodes == len(visited) == 2_080
+    assert found.alphabeta < found.minimax
+    assert visited_paths(EMPTY) == visited
+    assert explore(EMPTY).counts == found
+
+
+@pytest.mark.parametrize("board", BOARDS[1:])
+def test_alpha_beta_never_visits_more_than_minimax(board):
+    found = counts(board)
+    assert 1 < found.alphabeta <= found.minimax
+
+
+def test_the_search_runs_once_per_root():
+    assert visited_paths(EMPTY) is visited_paths(EMPTY)
+
+
+@pytest.mark.parametrize(
+    ("board", "words"),
+    [
+        (EMPTY, "The board is empty."),
+        ("X...O....", "The board has X in row 1, column 1; O in row 2, column 2."),  # X . . / . O . / . . .
+    ],
+)
+def test_the_root_board_in_words(board, words):
+    assert explore(board).root.description == words
