@@ -1,0 +1,240 @@
+"""The production setup, end to end: real gunicorn servers started the way the Procfile starts them."""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+import os
+import re
+import runpy
+import secrets
+import shlex
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+STARTUP_SECONDS = 30
+# Refusing takes a second; a server that keeps restarting workers instead never exits.
+REFUSAL_SECONDS = 15
+HTMX = {"HX-Request": "true"}
+BOARD = re.compile(r'<div id="board"[^>]*>')
+SETTINGS_THAT_WOULD_CHANGE_THE_SERVER = ("SECRET_KEY", "PORT", "WEB_CONCURRENCY", "GUNICORN_CMD_ARGS", "FLASK_DEBUG")
+
+
+def procfile_command() -> list[str]:
+    """The Procfile's web command, run with this interpreter's gunicorn."""
+    line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:"))
+    program, *arguments = shlex.split(line.removeprefix("web:"))
+    assert program == "gunicorn"
+    return [sys.executable, "-m", "gunicorn", *arguments]
+
+
+def server_environment(**settings: str) -> dict[str, str]:
+    """This environment without anything that configures the server, plus ``settings``."""
+    env = {k: v for k, v in os.environ.items() if k not in SETTINGS_THAT_WOULD_CHANGE_THE_SERVER}
+    return env | settings
+
+
+class Gunicorn:
+    """The Procfile's command on a loopback port of our choosing, with everything it prints kept."""
+
+    def __init__(self, env: dict[str, str]):
+        # Bound here and handed over, so the port cannot be taken between choosing and binding it.
+        listener = socket.create_server((HOST, 0))
+        self.port = listener.getsockname()[1]
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 -- closed in stop()
+        try:
+            self.process = subprocess.Popen(
+                [*procfile_command(), "--bind", f"fd://{listener.fileno()}"],
+                cwd=ROOT,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=self.log,
+                stderr=subprocess.STDOUT,
+                pass_fds=[listener.fileno()],
+            )
+        except BaseException:
+            self.log.close()
+            raise
+        finally:
+            listener.close()
+
+    def wait_until_healthy(self) -> None:
+        """Poll /healthz until it answers 200; fail with the server's output if it never does."""
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                pytest.fail(f"gunicorn exited with {self.process.returncode}:\n{self.output()}")
+            try:
+                if request(self.port, "GET", "/healthz", timeout=2)[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.05)  # not listening yet; try again shortly
+        pytest.fail(f"gunicorn did not answer /healthz within {STARTUP_SECONDS} s:\n{self.output()}")
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+def request(port: int, method: str, path: str, *, body: str | None = None, headers=None, timeout: float = 10):
+    """One request to our loopback server: (status, response headers, body bytes)."""
+    headers = dict(headers or {})
+    if body is not None:
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
+    try:
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        connection.close()
+
+
+def board_of(html: bytes) -> dict[str, str]:
+    """The board's data-* attributes in a page or fragment."""
+    tag = BOARD.search(html.decode())
+    assert tag, f"no board in:\n{html.decode()[:500]}"
+    return dict(re.findall(r'data-([a-z]+)="([^"]*)"', tag.group()))
+
+
+def session_cookie(headers) -> tuple[str, set[str]]:
+    """The `session` cookie a response sets: its "name=value" pair and its attributes, lowercased."""
+    for header in headers.get_all("Set-Cookie") or []:
+        pair, *attributes = (part.strip() for part in header.split(";"))
+        if pair.startswith("session="):
+            return pair, {attribute.lower() for attribute in attributes}
+    raise AssertionError(f"no session cookie in {headers.get_all('Set-Cookie')}")
+
+
+@pytest.fixture(scope="module")
+def servers():
+    """Two production servers, one worker each, sharing nothing but the SECRET_KEY."""
+    env = server_environment(SECRET_KEY=secrets.token_hex(32), WEB_CONCURRENCY="1")
+    started = []
+    try:
+        for _ in range(2):
+            started.append(Gunicorn(env))
+        for server in started:
+            server.wait_until_healthy()
+        yield started
+    finally:
+        for server in started:
+            server.stop()
+
+
+@pytest.fixture(scope="module")
+def server(servers):
+    return servers[0]
+
+
+def test_one_game_alternates_between_two_servers_carrying_only_the_cookie(servers):
+    status, headers, body = request(servers[0].port, "POST", "/new", body="mode=hvh", headers=HTMX)
+    assert status == 200
+    assert board_of(body) == {"board": ".........", "status": "playing", "ply": "0"}
+    cookie, _ = session_cookie(headers)
+
+    # X takes the top row while O plays the middle row; each move goes to the other server.
+    moves = [0, 3, 1, 4, 2]
+    board = list(".........")
+    for ply, cell in enumerate(moves):
+        port = servers[(ply + 1) % 2].port
+        form = urlencode({"cell": cell, "ply": ply})
+        status, headers, body = request(port, "POST", "/move", body=form, headers=HTMX | {"Cookie": cookie})
+        assert status == 200, body.decode()
+        board[cell] = "XO"[ply % 2]
+        finished = ply == len(moves) - 1
+        assert board_of(body) == {
+            "board": "".join(board),
+            "status": "x-won" if finished else "playing",
+            "ply": str(ply + 1),
+        }
+        cookie, _ = session_cookie(headers)
+
+
+def test_without_a_secret_key_gunicorn_refuses_to_start_and_says_why():
+    with socket.create_server((HOST, 0)) as listener:
+        finished = subprocess.run(
+            [*procfile_command(), "--bind", f"fd://{listener.fileno()}"],
+            cwd=ROOT,
+            env=server_environment(WEB_CONCURRENCY="1"),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            pass_fds=[listener.fileno()],
+            timeout=REFUSAL_SECONDS,
+        )
+    output = finished.stdout + finished.stderr
+    assert finished.returncode != 0
+    reasons = [line for line in output.splitlines() if "SECRET_KEY" in line]
+    assert reasons, output
+    assert "Traceback" not in output
+
+
+def test_healthz_answers_ok(server):
+    status, headers, body = request(server.port, "GET", "/healthz")
+    assert status == 200
+    assert headers["Content-Type"] == "application/json"
+    assert body.replace(b" ", b"").strip() == b'{"status":"ok"}'
+
+
+@pytest.mark.parametrize(("forwarded", "secure"), [({"X-Forwarded-Proto": "https"}, True), ({}, False)])
+def test_the_session_cookie_is_secure_exactly_when_the_router_says_https(server, forwarded, secure):
+    status, headers, _ = request(server.port, "POST", "/new", body="mode=hvh", headers=HTMX | forwarded)
+    assert status == 200
+    _, attributes = session_cookie(headers)
+    assert ("secure" in attributes) is secure
+    assert {"httponly", "samesite=lax"} <= attributes
+
+
+def test_fingerprinted_static_files_are_cached_for_ever_and_sent_gzipped(server):
+    status, _, page = request(server.port, "GET", "/")
+    assert status == 200
+    links = re.findall(r"<link\b[^>]*>", page.decode())
+    stylesheet = next(link for link in links if 'rel="stylesheet"' in link)
+    url = re.search(r'href="([^"]+)"', stylesheet).group(1)
+
+    status, headers, plain = request(server.port, "GET", url)
+    assert status == 200
+    cache_control = headers["Cache-Control"]
+    assert "immutable" in cache_control
+    max_age = int(re.search(r"max-age=(\d+)", cache_control).group(1))
+    assert max_age >= 365 * 24 * 60 * 60
+
+    status, headers, packed = request(server.port, "GET", url, headers={"Accept-Encoding": "gzip"})
+    assert status == 200
+    assert headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed) == plain
+
+
+@pytest.mark.parametrize(
+    ("environment", "bind", "workers"),
+    [({}, "0.0.0.0:8000", 2), ({"PORT": "5123", "WEB_CONCURRENCY": "3"}, "0.0.0.0:5123", 3)],
+)
+def test_the_config_listens_where_the_platform_says(monkeypatch, environment, bind, workers):
+    for name in ("PORT", "WEB_CONCURRENCY"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert config["bind"] == bind
+    assert config["workers"] == workers
+    assert config["preload_app"] is True
