@@ -278,13 +278,22 @@ def sign(app, data) -> str:
     return app.session_interface.get_signing_serializer(app).dumps(data)
 
 
-GOOD = {"v": 1, "mode": "hvc", "human": "X", "levels": ["one-ply", "minimax", "one-ply"], "moves": "40", "paused": 0}
-GOOD |= {"values": 0, "score": [[0, 0, 0], [0, 0, 0], [0, 0, 0]]}
+# Version | mode | side | levels: difficulty, X, O | moves | paused | values | score: 3 per mode
+GOOD = "2|hvc|X|one-ply|minimax|one-ply|40|0|0|0|0|0|0|0|0|0|0|0"
 
 
 def test_a_good_cookie_reads_back(app, client):
-    client.set_cookie("session", sign(app, GOOD))
+    client.set_cookie("session", sign(app, {"game": GOOD}))
     assert page(client)["board"] == "O...X...."
+
+
+def test_the_cookie_holds_one_short_line(app, client):
+    client.post("/new", data={"mode": "hvh"})
+    play(client, 4, 0)
+    serializer = app.session_interface.get_signing_serializer(app)
+    assert serializer.loads(client.get_cookie("session").value) == {
+        "game": "2|hvh|X|one-ply|minimax|one-ply|40|0|0|0|0|0|0|0|0|0|0|0"
+    }
 
 
 @pytest.mark.parametrize(
@@ -292,25 +301,27 @@ def test_a_good_cookie_reads_back(app, client):
     [
         ("not-a-cookie", "Your saved game could not be read"),
         (None, "Your saved game could not be read"),  # a cookie signed with another key
-        (GOOD | {"v": 0}, "The game has been updated since your last visit"),
-        ({"moves": "44"}, "Your saved game could not be read"),  # a square played twice
-        ({"moves": "0314258"}, "Your saved game could not be read"),  # play after a win
-        ({"mode": "chess"}, "Your saved game could not be read"),
-        ({"levels": ["hard", "minimax", "one-ply"]}, "Your saved game could not be read"),
-        ({"score": [[0, 0, -1], [0, 0, 0], [0, 0, 0]]}, "Your saved game could not be read"),
-        ({"score": "lots"}, "Your saved game could not be read"),
-        ({"paused": 2}, "Your saved game could not be read"),
-        ({"moves": 40}, "Your saved game could not be read"),
+        ({"v": 1, "mode": "hvc", "moves": "40"}, "The game has been updated since your last visit"),
+        ({"game": GOOD.replace("2|", "1|", 1)}, "The game has been updated since your last visit"),
+        ({"game": GOOD.replace("|40|", "|44|")}, "Your saved game could not be read"),  # a square taken twice
+        ({"game": GOOD.replace("|40|", "|0314258|")}, "Your saved game could not be read"),  # play after a win
+        ({"game": GOOD.replace("|40|", "|4a|")}, "Your saved game could not be read"),
+        ({"game": GOOD.replace("|hvc|", "|chess|")}, "Your saved game could not be read"),
+        ({"game": GOOD.replace("|one-ply|minimax|", "|hard|minimax|")}, "Your saved game could not be read"),
+        ({"game": GOOD[:-2] + "-1"}, "Your saved game could not be read"),  # a negative score
+        ({"game": GOOD + "|0"}, "Your saved game could not be read"),  # a field too many
+        ({"game": GOOD.replace("|40|0|0|", "|40|2|0|")}, "Your saved game could not be read"),
+        ({"game": 40}, "Your saved game could not be read"),
     ],
 )
 @pytest.mark.parametrize(("method", "path"), [("get", "/"), ("post", "/move")])
 def test_a_bad_cookie_starts_a_fresh_game_with_a_notice(app, client, cookie, notice, method, path):
     if cookie is None:
-        value = sign(app, GOOD).replace(".", ".x", 1)
+        value = sign(app, {"game": GOOD}).replace(".", ".x", 1)
     elif isinstance(cookie, str):
         value = cookie
     else:
-        value = sign(app, GOOD | cookie)
+        value = sign(app, cookie)
     client.set_cookie("session", value)
     response = getattr(client, method)(path, data={"cell": "8", "ply": "2"}, headers=HX)
     assert response.status_code == 200

@@ -15,7 +15,7 @@ def create_app(test_config=None):
     from flask import Flask
     from werkzeug.middleware.proxy_fix import ProxyFix
 
-    from webapp import assets, errors, security, settings, state, views
+    from webapp import assets, errors, rendering, security, settings, state, views
 
     app = Flask(
         __name__,
@@ -41,5 +41,6 @@ def create_app(test_config=None):
     assets.init_app(app)
     security.init_app(app)
     errors.init_app(app)
+    rendering.init_app(app)
     app.register_blueprint(views.bp)
     return app

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from webapp.game import GameOverError, Position
 from webapp.solver import LEVELS, check_level, choose_move
@@ -37,6 +37,18 @@ class NotYourTurnError(ConflictError):
 
 class NothingToUndoError(ConflictError):
     """Undo with no move of the player's to take back."""
+
+
+@lru_cache(maxsize=1 << 14)
+def replay(moves: tuple[int, ...]) -> Position:
+    """The position after playing ``moves`` from the empty board; raises a ValueError if they can't be.
+
+    Every request replays its game from the cookie, and games share their openings, so the
+    positions are remembered (there are only 5,478 of them, reached by far more move orders).
+    """
+    if not moves:
+        return Position.empty()
+    return replay(moves[:-1]).play(moves[-1])
 
 
 def check_mode(mode: str) -> str:
@@ -132,10 +144,7 @@ class Table:
     @cached_property
     def position(self) -> Position:
         """The position after the moves; raises a ValueError if they are not a legal game."""
-        pos = Position.empty()
-        for move in self.moves:
-            pos = pos.play(move)
-        return pos
+        return replay(self.moves)
 
     @property
     def ply(self) -> int:
@@ -225,6 +234,8 @@ class Table:
         table = replace(self, moves=(*self.moves, cell))
         if pos.is_over():
             table = replace(table, score=table.score.counted(self.settings, pos.winner))
+        # The new table's position is known already: hand it over instead of replaying every move.
+        table.__dict__["position"] = pos
         return table
 
     def _computer_replies(self, rng: random.Random) -> Table:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from webapp.game import Position, cell_name, other
+from webapp.game import Position, cell_name, other, parse
 from webapp.match import LEVEL_NAMES, Table
 from webapp.solver import analyze, candidates
 
@@ -44,18 +45,52 @@ class Strike:
 
 
 @dataclass(frozen=True, slots=True)
-class GameView:
+class Grid:
+    """What the board itself shows and nothing else, so that one drawing serves every visit to it."""
+
     board: str
     status: str  # "playing", "x-won", "o-won" or "draw"
     ply: int
-    headline: str
     cells: tuple[CellView, ...]
     strikes: tuple[Strike, ...]
-    hint: str
-    score: tuple[tuple[str, int], ...]
     is_over: bool
     can_play: bool  # a person may click a square now
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    grid: Grid
+    headline: str
+    hint: str
     is_running: bool  # a Computer vs Computer game that plays on by itself
+
+    @property
+    def board(self) -> str:
+        return self.grid.board
+
+    @property
+    def status(self) -> str:
+        return self.grid.status
+
+    @property
+    def ply(self) -> int:
+        return self.grid.ply
+
+    @property
+    def cells(self) -> tuple[CellView, ...]:
+        return self.grid.cells
+
+    @property
+    def strikes(self) -> tuple[Strike, ...]:
+        return self.grid.strikes
+
+    @property
+    def is_over(self) -> bool:
+        return self.grid.is_over
+
+    @property
+    def can_play(self) -> bool:
+        return self.grid.can_play
 
 
 def status_of(pos: Position) -> str:
@@ -67,26 +102,26 @@ def status_of(pos: Position) -> str:
 
 def game_view(table: Table, *, hint: bool = False) -> GameView:
     """Everything the templates need to draw ``table``."""
-    pos = table.position
-    outcome = pos.outcome()
-    status = status_of(pos)
-    values = analyze(pos.board) if table.show_values and outcome is None else {}
-    hints = set(candidates(pos.board, "minimax")) if hint and outcome is None else set()
+    over = table.position.is_over()
     last = table.moves[-1] if table.moves else None
-    cells = tuple(_cell(i, pos.board[i], values.get(i), i in hints, i in pos.winning_line, i == last) for i in range(9))
+    grid = _grid(table.position.board, last, table.show_values, hint, table.is_humans_turn())
     return GameView(
-        board=pos.board,
-        status=status,
-        ply=table.ply,
+        grid=grid,
         headline=headline(table),
-        cells=cells,
-        strikes=_strikes(pos),
-        hint=_hint_text(pos.board, hints) if hints else "",
-        score=score_items(table),
-        is_over=outcome is not None,
-        can_play=table.is_humans_turn(),
-        is_running=table.settings.mode == "cvc" and not table.paused and outcome is None,
+        hint=_hint_text(grid.board, {c.index for c in grid.cells if c.is_hint}) if hint and not over else "",
+        is_running=table.settings.mode == "cvc" and not table.paused and not over,
     )
+
+
+@lru_cache(maxsize=1 << 14)
+def _grid(board: str, last: int | None, show_values: bool, hint: bool, can_play: bool) -> Grid:
+    # A pure function of a few small values that recur from game to game, so worked out once.
+    pos = parse(board)
+    outcome = pos.outcome()
+    values = analyze(board) if show_values and outcome is None else {}
+    hints = set(candidates(board, "minimax")) if hint and outcome is None else set()
+    cells = tuple(_cell(i, board[i], values.get(i), i in hints, i in pos.winning_line, i == last) for i in range(9))
+    return Grid(board, status_of(pos), pos.ply, cells, _strikes(pos), outcome is not None, can_play)
 
 
 def _cell(index, mark, value, is_hint, is_winning, is_last) -> CellView:
@@ -116,9 +151,20 @@ def _strikes(pos) -> tuple[Strike, ...]:
     return tuple(strikes)
 
 
-def controls_state(table: Table) -> tuple:
-    """Everything the controls under the board depend on, to tell when they need redrawing."""
-    return table.settings.mode, table.can_undo(), table.paused, table.position.is_over(), table.show_values
+@dataclass(frozen=True, slots=True)
+class Controls:
+    """Everything the buttons under the board depend on: equal values draw the same buttons."""
+
+    mode: str
+    can_undo: bool
+    paused: bool
+    is_over: bool
+    show_values: bool
+
+
+def controls_state(table: Table) -> Controls:
+    """What the controls under the board show, to draw them and to tell when they need redrawing."""
+    return Controls(table.settings.mode, table.can_undo(), table.paused, table.position.is_over(), table.show_values)
 
 
 def headline(table: Table) -> str:

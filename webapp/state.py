@@ -1,12 +1,15 @@
 """The one module that reads and writes ``flask.session``: a Table in a small, signed cookie.
 
-The cookie holds a compact, versioned dictionary. Anything that does not read back as a legal
-game (a tampered or truncated cookie, an older version, impossible moves) becomes a fresh game
-with a notice, never an error.
+The cookie holds one compact, versioned line of text, such as
+``2|hvc|X|one-ply|minimax|one-ply|40|0|0|0|0|0|0|0|0|0|0|0``: a string costs Flask's session
+serializer far less than nested containers, on every request. Anything that does not read back as
+a legal game (a tampered or truncated cookie, an older version, impossible moves) becomes a fresh
+game with a notice, never an error.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from flask import request, session
@@ -14,7 +17,13 @@ from flask.sessions import SecureCookieSessionInterface
 
 from webapp.match import MODES, Score, Settings, Table, Tally
 
-VERSION = 1
+VERSION = "2"  # 1 was a dictionary of fields
+_WORD = r"([a-z-]{1,12})"
+# The shape of the line, checked in one pass; whether the words and moves make sense is the
+# Table's to say (Settings checks the words, replaying checks the moves).
+GAME_LINE = re.compile(
+    rf"{VERSION}\|{_WORD}\|([XO])\|{_WORD}\|{_WORD}\|{_WORD}\|([0-8]{{0,9}})\|([01])\|([01])" + r"\|([0-9]{1,9})" * 9
+)
 UNREADABLE = "Your saved game could not be read, so a new game has started."
 OUTDATED = "The game has been updated since your last visit, so a new game has started."
 
@@ -52,11 +61,12 @@ def load() -> Loaded:
         return _fresh(UNREADABLE)
     if not session:
         return Loaded(Table())
-    if session.get("v") != VERSION:
-        return _fresh(OUTDATED)
+    game = session.get("game")
+    if not isinstance(game, str) or game.partition("|")[0] != VERSION:
+        return _fresh(OUTDATED if game is None or isinstance(game, str) else UNREADABLE)
     try:
-        table = _decode(session)
-    except (ValueError, TypeError, KeyError, AttributeError):
+        table = _decode(game)
+    except ValueError:
         return _fresh(UNREADABLE)
     if not isinstance(notice, str):
         return Loaded(table)
@@ -80,41 +90,25 @@ def _fresh(notice: str) -> Loaded:
 
 def _encode(table: Table) -> dict:
     s = table.settings
-    return {
-        "v": VERSION,
-        "mode": s.mode,
-        "human": s.human,
-        "levels": [s.difficulty, s.x_level, s.o_level],
-        "moves": "".join(str(m) for m in table.moves),
-        "paused": int(table.paused),
-        "values": int(table.show_values),
-        "score": [[t.first, t.second, t.draws] for t in (getattr(table.score, m) for m in MODES)],
-    }
+    counts = [n for t in (getattr(table.score, m) for m in MODES) for n in (t.first, t.second, t.draws)]
+    fields = [VERSION, s.mode, s.human, s.difficulty, s.x_level, s.o_level, "".join(map(str, table.moves))]
+    fields += [str(int(table.paused)), str(int(table.show_values)), *map(str, counts)]
+    return {"game": "|".join(fields)}
 
 
-def _decode(data) -> Table:
-    difficulty, x_level, o_level = data["levels"]
-    settings = Settings(data["mode"], data["human"], difficulty, x_level, o_level)
-    moves = data["moves"]
-    if not isinstance(moves, str) or (moves and not moves.isdigit()):
-        raise ValueError("moves must be digits")
-    tallies = {}
-    for mode, counts in zip(MODES, data["score"], strict=True):
-        if len(counts) != 3 or not all(type(n) is int and n >= 0 for n in counts):
-            raise ValueError("a score is three counts")
-        tallies[mode] = Tally(*counts)
+def _decode(text: str) -> Table:
+    """The table in a cookie's line of text; raises ValueError for anything that is not a legal game."""
+    found = GAME_LINE.fullmatch(text)
+    if found is None:
+        raise ValueError("not a game's line")
+    mode, human, difficulty, x_level, o_level, moves, paused, values, *counts = found.groups()
+    numbers = [int(count) for count in counts]
     table = Table(
-        settings=settings,
+        settings=Settings(mode, human, difficulty, x_level, o_level),
         moves=tuple(int(c) for c in moves),
-        paused=_flag(data["paused"]),
-        show_values=_flag(data["values"]),
-        score=Score(**tallies),
+        paused=paused == "1",
+        show_values=values == "1",
+        score=Score(*(Tally(*numbers[i : i + 3]) for i in range(0, 9, 3))),
     )
     table.position  # noqa: B018 -- replaying the moves raises if they are not a legal game
     return table
-
-
-def _flag(value) -> bool:
-    if value not in (0, 1) or type(value) is not int:
-        raise ValueError("a flag is 0 or 1")
-    return bool(value)

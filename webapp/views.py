@@ -22,7 +22,7 @@ from webapp.match import (
     check_mode,
     check_side,
 )
-from webapp.present import controls_state, game_view, status_of
+from webapp.present import controls_state, game_view, score_items, status_of
 from webapp.rendering import is_htmx, page_or_fragment
 from webapp.solver import LEVELS, analyze, choose_move
 from webapp.tournament import standings, tournament
@@ -64,8 +64,9 @@ def respond(
 
     htmx gets the fragment that changed, with a 4xx status if the request was refused. Without
     htmx, a GET gets the full page and a POST is answered with a redirect to the page, carrying
-    its message in the session. The controls are only sent again when they change (``previous``
-    is the table before the request), so a click queued on them is not lost to a redraw.
+    its message in the session. The controls and the score are only sent again when they change
+    (``previous`` is the table before the request): a click queued on a control is not lost to a
+    redraw, and a move does not pay for drawing what it left alone.
     """
     status = 200
     if error is not None:
@@ -78,15 +79,21 @@ def respond(
         return response
     if request.method == "POST" and error is None:
         state.save(table)
+    score = score_items(table)
+    controls = controls_state(table)
+    # The fragment is drawn from these values alone, so equal values reuse one drawing (pure=True).
     return page_or_fragment(
         "index.html",
         "partials/update.html",
         status,
-        table=table,
+        pure=True,
+        settings=table.settings,
         game=game_view(table, hint=hint),
         message=message,
         is_error=is_error,
-        controls_changed=previous is None or controls_state(previous) != controls_state(table),
+        controls=controls,
+        controls_changed=previous is None or controls_state(previous) != controls,
+        score=score if previous is None or score_items(previous) != score else None,
     )
 
 
