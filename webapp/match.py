@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
 from webapp.game import GameOverError, Position
-from webapp.solver import LEVELS, check_level, choose_move
+from webapp.solver import LEVELS, choose_move
 
 MODES = ("hvc", "hvh", "cvc")
 SIDES = ("X", "O")
@@ -67,7 +67,7 @@ def check_difficulty(level: str) -> str:
     if level not in LEVELS:
         names = ", ".join(f"{LEVEL_NAMES[lv]} ({lv})" for lv in LEVELS)
         raise SettingError(f"There is no difficulty {level!r}; choose {names}.")
-    return check_level(level)
+    return level
 
 
 @dataclass(frozen=True, slots=True)

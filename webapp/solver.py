@@ -167,6 +167,17 @@ def analyze(board: str) -> dict[int, tuple[str, int]]:
     return {cell: describe(value, empties) for cell, value in SOLVER.move_values(pos).items()}
 
 
+def outlook(pos: Position) -> tuple[str, int]:
+    """The result for the side to move under perfect play, and the plies until the game ends.
+
+    >>> outlook(parse("XX.OO...."))  # X to move wins at once
+    ('win', 1)
+    >>> outlook(parse("XXXOO...."))  # already over: O, to move, has lost
+    ('loss', 0)
+    """
+    return describe(SOLVER.value(pos), pos.board.count(EMPTY))
+
+
 def describe(value: int, empties: int) -> tuple[str, int]:
     """Turn a move's negamax value into (result, plies to the end, the move included)."""
     if value == 0:

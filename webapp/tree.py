@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from webapp.game import IllegalMoveError, InvalidMoveError, Position, cell_name, other, parse
 from webapp.search import Counter, alphabeta
-from webapp.solver import GAME, analyze
+from webapp.solver import GAME, analyze, outlook
 from webapp.stats import tree_size
 
 # Short enough for a card a few centimetres wide on a phone.
@@ -214,25 +214,16 @@ def explore(board: str, path: tuple[int, ...] = ()) -> Tree:
         children = None
         if node_path == path[: len(node_path)] and not pos.is_over():
             children = tuple(
-                build(pos.play(cell), (*node_path, cell), _child_value(pos.to_move, result, plies, tone))
+                # analyze() counts the move into the child; the child's board shows the game after it.
+                build(pos.play(cell), (*node_path, cell), _value(pos.to_move, result, plies - 1, tone))
                 for cell, (result, plies) in analyze(pos.board).items()
             )
         return Node(pos.board, node_path, value, pos.is_over(), node_path not in visited, children)
 
-    return Tree(build(root, (), _root_value(root, tone)), path, side, counts(board))
+    return Tree(build(root, (), _value(side, *outlook(root), tone)), path, side, counts(board))
 
 
-def _child_value(mover: str, result: str, plies: int, tone) -> Value:
-    # analyze() counts the move into the child; the child's board shows the game after it.
-    winner = None if result == "draw" else mover if result == "win" else other(mover)
-    return Value(winner, plies - 1, tone(winner))
-
-
-def _root_value(root: Position, tone) -> Value:
-    if root.is_over():
-        return Value(root.winner, 0, tone(root.winner))
-    # The best for the side to move: the fastest win, else a draw, else the slowest loss.
-    order = {"win": 2, "draw": 1, "loss": 0}
-    result, plies = max(analyze(root.board).values(), key=lambda v: (order[v[0]], -v[1] if v[0] == "win" else v[1]))
-    winner = None if result == "draw" else root.to_move if result == "win" else other(root.to_move)
+def _value(side: str, result: str, plies: int, tone) -> Value:
+    """The Value of a node where ``side`` gets ``result`` with ``plies`` left to play."""
+    winner = None if result == "draw" else side if result == "win" else other(side)
     return Value(winner, plies, tone(winner))
