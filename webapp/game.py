@@ -19,7 +19,6 @@ from functools import cache
 from operator import itemgetter
 
 X, O, EMPTY = "X", "O", "."
-MARKS = (X, O)
 
 
 class InvalidBoardError(ValueError):
@@ -212,9 +211,6 @@ class Position:
     def is_draw(self) -> bool:
         outcome = self.outcome()
         return outcome is not None and outcome.is_draw()
-
-    def is_empty(self, cell: int) -> bool:
-        return self.board[cell] == EMPTY
 
     def legal_moves(self) -> tuple[int, ...]:
         """The empty cells, in order; none once the game is over.
