@@ -15,7 +15,7 @@ def create_app(test_config=None):
     from flask import Flask
     from werkzeug.middleware.proxy_fix import ProxyFix
 
-    from webapp import assets, errors, rendering, security, settings, state, views
+    from webapp import assets, errors, rendering, review_views, security, settings, state, views
 
     app = Flask(
         __name__,
@@ -43,4 +43,5 @@ def create_app(test_config=None):
     errors.init_app(app)
     rendering.init_app(app)
     app.register_blueprint(views.bp)
+    app.register_blueprint(review_views.bp)
     return app

@@ -24,6 +24,7 @@ from webapp.match import (
 )
 from webapp.present import controls_state, game_view, score_items, status_of
 from webapp.rendering import is_htmx, page_or_fragment
+from webapp.review_views import shared_position
 from webapp.solver import LEVELS, analyze, choose_move
 from webapp.tournament import standings, tournament
 from webapp.tree import Tree, explore, parse_path
@@ -89,6 +90,7 @@ def respond(
         pure=True,
         settings=table.settings,
         game=game_view(table, hint=hint),
+        moves=table.moves,
         message=message,
         is_error=is_error,
         controls=controls,
@@ -114,6 +116,8 @@ def act(action, says=None):
 
 @bp.get("/")
 def index():
+    if "moves" in request.args:
+        return shared_position()  # a position from a link, shown read-only
     loaded = state.load()
     return respond(loaded.table, message=loaded.notice, is_error=loaded.notice_is_error, hint="hint" in request.args)
 
