@@ -77,8 +77,9 @@ def parse_moves(text: str, n: int = 3, k: int = 3) -> tuple[int, ...]:
     cells = n * n
     if text == "":
         return ()
-    # The longest list that could make sense, checked before the text is split into pieces.
-    if len(text) > cells * (len(str(cells - 1)) + 1):
+    # Twice the longest list that could make sense, checked before the text is split into pieces:
+    # a little over the limit still gets told how many moves it has.
+    if len(text) > 2 * cells * (len(str(cells - 1)) + 1):
         raise TooManyMovesError(f"That is too long to be a game: a game has at most {cells} moves.")
     parts = re.split(r"[.,]", text)
     for number, part in enumerate(parts, 1):
