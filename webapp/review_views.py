@@ -107,7 +107,6 @@ def shown(graded: bool):
         game=game,
         explanation=explain(next_move) if next_move else "",
         link=url_for(endpoint, moves=moves_text or None, at=at if at != len(moves) else None, _external=True),
-        is_own=table.moves == moves,
     )
 
 
