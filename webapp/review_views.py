@@ -26,7 +26,8 @@ from webapp.solver import LEVELS
 
 bp = Blueprint("review", __name__)
 
-MOVES_HELP = "moves are squares 0 to 8 separated by dots, such as moves=4.0.8"
+LAST_CELL = Position.empty().geometry.cells - 1
+MOVES_HELP = f"moves are squares 0 to {LAST_CELL} separated by dots, such as moves=4.0.8"
 CHANGED = "Your game changed in another tab or window since this page was drawn; here it is as it is now."
 
 
@@ -57,7 +58,9 @@ def line_text(board: str, hint: str | None = None) -> str | None:
 
 def link_problem(error: ValueError, status: int = 400):
     """A friendly page for a link that does not hold a game: what is wrong, and the way back."""
-    return page_or_fragment("link_problem.html", "partials/problem.html", status, message=str(error))
+    return page_or_fragment(
+        "link_problem.html", "partials/problem.html", status, message=str(error), last_cell=LAST_CELL
+    )
 
 
 def read_link() -> tuple[tuple[int, ...], int | None]:
