@@ -2,21 +2,19 @@ import random
 import re
 
 import pytest
-from support import HX, board_of, page
+from support import HX, board_of, page, send
 
 from webapp.game import parse
 from webapp.review import format_moves, grade_move, parse_moves, positions
-from webapp.review_views import game_token
-from webapp.state import load
 
 LOST = "4.1.0.8.6.3.2"  # O answers the centre on an edge and loses to a fork
 
 
 def play(client, *cells):
     """Play ``cells`` in a Human vs Human game, from a new one."""
-    client.post("/new", data={"mode": "hvh"})
-    for ply, cell in enumerate(cells):
-        client.post("/move", data={"cell": str(cell), "ply": str(ply)})
+    send(client, "/new", mode="hvh", start=1)
+    for cell in cells:
+        send(client, "/move", cell=cell)
 
 
 def cookie(client) -> str:
@@ -27,10 +25,9 @@ def text(response) -> str:
     return response.get_data(as_text=True)
 
 
-def token(app, client) -> str:
-    """The stamp of the visitor's game, as the confirmation form carries it."""
-    with app.test_request_context(headers={"Cookie": f"session={cookie(client)}"}):
-        return game_token(load().table)
+def digest(client) -> str:
+    """The digest of the visitor's game, which every form that changes it carries."""
+    return page(client)["game"]
 
 
 # --- the review -------------------------------------------------------------------------------
@@ -97,7 +94,7 @@ def test_the_position_from_a_link_is_read_only(client):
 
 def own_game(app, client, human: str, moves: str) -> None:
     """Give the client a game against the computer, as if played: ``moves`` with the person as ``human``."""
-    line = f"2|hvc|{human}|minimax|minimax|one-ply|{moves.replace('.', '')}|0|0" + "|0" * 9
+    line = f"3|hvc|{human}|minimax|minimax|one-ply|minimax|{moves.replace('.', '')}|0|0" + "|0" * 15
     serializer = app.session_interface.get_signing_serializer(app)
     client.set_cookie("session", serializer.dumps({"game": line}))
 
@@ -142,7 +139,7 @@ def test_the_live_board_lists_its_moves_and_links_each_position(client):
     assert 'id="step-back" href="/?moves=4.0.8&amp;at=2"' in html
     assert "Review this game" not in html
     # The list travels with the board after every move.
-    fragment = text(client.post("/move", data={"cell": "2", "ply": "3"}, headers=HX))
+    fragment = text(send(client, "/move", cell=2, headers=HX))
     assert "O top-right" in fragment
 
 
@@ -180,6 +177,7 @@ def test_a_bad_link_gets_a_friendly_400(client, route, query, message):
     assert "This link does not hold a game" in html
     assert message in html
     assert "Start a new game" in html and 'href="/"' in html
+    assert f'<input type="hidden" name="game" value="{digest(client)}">' in html  # the New game form works
     for python in ("Traceback", "Error", "'", "None"):
         assert python not in html.split("<main", 1)[1]
     assert len(html) < 4000  # nothing sent is echoed at length
@@ -258,14 +256,14 @@ def test_play_from_asks_first_and_changes_nothing(client):
     assert response.status_code == 200
     assert "Play from move 2?" in html
     assert "The game you are playing now (3 moves) will be dropped." in html
-    assert 'name="game" value="hvhX-4.0.8"' in html
+    assert f'name="game" value="{digest(client)}"' in html
     assert cookie(client) == before
 
 
 def test_play_from_here_keeps_the_mode_and_the_score(app, client):
     play(client, 0, 3, 1, 4, 2)  # X wins: the score counts it
-    client.post("/new", data={"mode": "hvh"})
-    response = client.post("/play-from", data={"moves": "4.1", "game": token(app, client), "against": "same"})
+    send(client, "/new", mode="hvh", start=1)
+    response = client.post("/play-from", data={"moves": "4.1", "game": digest(client), "against": "same"})
     assert response.status_code == 303 and response.headers["Location"] == "/"
     html = text(client.get("/"))
     assert board_of(client.get("/"))["board"] == ".O..X...."
@@ -275,9 +273,7 @@ def test_play_from_here_keeps_the_mode_and_the_score(app, client):
 
 def test_play_this_position_against_the_computer(app, client):
     play(client, 4)
-    client.post(
-        "/play-from", data={"moves": "4.1", "game": token(app, client), "against": "computer", "level": "minimax"}
-    )
+    client.post("/play-from", data={"moves": "4.1", "game": digest(client), "against": "computer", "level": "minimax"})
     html = text(client.get("/"))
     assert "you play X against Impossible" in html
     assert board_of(client.get("/"))["board"] == ".O..X...."  # X, the visitor, is to move
@@ -285,20 +281,20 @@ def test_play_this_position_against_the_computer(app, client):
 
 
 def test_play_from_here_against_the_computer_lets_it_reply(app, client):
-    client.post("/new", data={"mode": "hvc", "human": "X", "difficulty": "minimax"})
-    client.post("/play-from", data={"moves": "4", "game": token(app, client), "against": "same"})
+    send(client, "/new", mode="hvc", human="X", difficulty="minimax", start=1)
+    client.post("/play-from", data={"moves": "4", "game": digest(client), "against": "same"})
     assert board_of(client.get("/"))["ply"] == "2"  # the computer, playing O, answered at once
 
 
 def test_play_from_a_page_of_another_game_is_refused(app, client):
     play(client, 4)
-    stale = token(app, client)
-    client.post("/move", data={"cell": "0", "ply": "1"})  # the game moves on in another tab
+    stale = digest(client)
+    send(client, "/move", cell=0)  # the game moves on in another tab
     before = cookie(client)
     response = client.post("/play-from", data={"moves": "4.1", "game": stale, "against": "same"})
     assert response.status_code == 409
     assert "Your game changed in another tab" in text(response)
-    assert 'name="game" value="hvhX-4.0"' in text(response)  # the form again, for the game as it is
+    assert f'name="game" value="{digest(client)}"' in text(response)  # the form again, for the game as it is
     assert cookie(client) == before
 
 
@@ -313,7 +309,7 @@ def test_play_from_a_page_of_another_game_is_refused(app, client):
 def test_play_from_a_bad_position_is_refused(app, client, data, message):
     play(client, 4)
     before = cookie(client)
-    response = client.post("/play-from", data={**data, "game": token(app, client)})
+    response = client.post("/play-from", data={**data, "game": digest(client)})
     assert response.status_code == 400
     assert message in text(response)
     assert cookie(client) == before

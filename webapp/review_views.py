@@ -6,7 +6,7 @@ from flask import Blueprint, abort, current_app, redirect, request, url_for
 
 from webapp import state
 from webapp.game import GameOverError, Position
-from webapp.match import LEVEL_NAMES, ConflictError, Settings, Table, check_difficulty
+from webapp.match import LEVEL_NAMES, Settings, StaleBoardError, Table, check_difficulty
 from webapp.present import status_of
 from webapp.rendering import page_or_fragment
 from webapp.review import (
@@ -35,15 +35,7 @@ class LinkError(ValueError):
     """A link's ``at`` does not name a move of its game."""
 
 
-class StaleGameError(ConflictError):
-    """The form was drawn from a game that has changed since."""
-
-
-def game_token(table: Table) -> str:
-    """A short stamp of the game a form was drawn from, so that a form from an old page is refused."""
-    return f"{table.settings.mode}{table.settings.human}-{format_moves(table.moves) or 'start'}"
-
-
+# The live board's move list (partials/moves.html) is drawn from the moves alone.
 bp.add_app_template_global(move_list, "move_rows")
 
 
@@ -58,8 +50,10 @@ def line_text(board: str, hint: str | None = None) -> str | None:
 
 def link_problem(error: ValueError, status: int = 400):
     """A friendly page for a link that does not hold a game: what is wrong, and the way back."""
+    # The way back to a fresh game is the New game form, which carries the digest of the visitor's game.
+    digest = state.load().table.digest
     return page_or_fragment(
-        "link_problem.html", "partials/problem.html", status, message=str(error), last_cell=LAST_CELL
+        "link_problem.html", "partials/problem.html", status, message=str(error), last_cell=LAST_CELL, digest=digest
     )
 
 
@@ -180,7 +174,7 @@ def confirm_page(table: Table, moves: tuple[int, ...], status: int = 200, messag
         pos=pos,
         cells=board_cells(pos, moves[-1] if moves else None),
         table=table,
-        token=game_token(table),
+        digest=table.digest,
         levels=LEVELS,
         message=message,
     )
@@ -207,7 +201,9 @@ def play_from():
         moves = parse_moves(request.form.get("moves", ""))
     except MoveListError as error:
         return link_problem(error)
-    if request.form.get("game") != game_token(table):
+    try:
+        table.check_drawn_from(request.form.get("game", ""))
+    except StaleBoardError:
         return confirm_page(table, moves, 409, CHANGED)
     try:
         settings = chosen_settings(table, positions(moves)[-1])
