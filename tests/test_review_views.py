@@ -348,3 +348,27 @@ def test_the_link_to_share_is_shown_whole_and_a_copy_button_waits_for_javascript
     html = text(client.get(f"/review?moves={LOST}&at=3"))
     assert f'value="http://localhost/review?moves={LOST}&amp;at=3"' in html
     assert 'data-copy="share-link" hidden>Copy link</button>' in html
+
+
+@pytest.mark.parametrize(
+    ("setup", "moves", "board", "paused"),
+    [
+        ({"mode": "hvh"}, "4.1", ".O..X....", None),
+        ({"mode": "hvc", "human": "X"}, "4.1", ".O..X....", None),  # the person, X, is to move
+        ({"mode": "hvc", "human": "O"}, "4", None, None),  # the person plays O, so it is their turn now
+        ({"mode": "hvc", "human": "X"}, "4", "computer replies", None),  # O is the computer's: it answers
+        ({"mode": "cvc"}, "4.1", ".O..X....", "1"),  # the computers wait, paused
+    ],
+)
+def test_play_from_here_in_every_mode_and_for_both_sides(app, client, setup, moves, board, paused):
+    send(client, "/new", start=1, **setup)
+    client.post("/play-from", data={"moves": moves, "game": digest(client), "against": "same"})
+    shown = page(client)
+    if board == "computer replies":
+        assert shown["ply"] == "2" and shown["board"][4] == "X"
+    else:
+        assert shown["board"] == (board or "....X....")
+    line = app.session_interface.get_signing_serializer(app).loads(cookie(client))["game"]
+    assert line.split("|")[1] == setup["mode"]
+    if paused:
+        assert "Paused" in text(client.get("/"))
