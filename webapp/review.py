@@ -17,13 +17,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from webapp.game import Position, cell_name, other
+from webapp.match import ECHO  # how much of a visitor's own text is shown back to them
 from webapp.solver import analyze
 
 GRADES = ("best", "good", "mistake", "blunder")
 RESULT_RANK = {"loss": 0, "draw": 1, "win": 2}
 GRADE_WORDS = {"best": "a best move", "good": "a good move", "mistake": "a mistake", "blunder": "a blunder"}
-# What a person may paste into an address is cut to this many characters before it is shown back.
-ECHO = 40
 
 
 class MoveListError(ValueError):

@@ -71,7 +71,7 @@ def read_link() -> tuple[tuple[int, ...], int | None]:
     return moves, int(at)
 
 
-def shown(graded: bool):
+def show_game(graded: bool):
     """The review (``graded``) or the plain move history of a link, read-only, at the move it names."""
     try:
         moves, at = read_link()
@@ -122,12 +122,12 @@ def status_words(moves: tuple[int, ...], at: int, pos: Position) -> str:
 
 def shared_position():
     """The read-only position of a link such as /?moves=4.0.8&at=2, for views.index."""
-    return shown(graded=False)
+    return show_game(graded=False)
 
 
 @bp.get("/review")
 def review_page():
-    return shown(graded=True)
+    return show_game(graded=True)
 
 
 @bp.get("/api/review")
