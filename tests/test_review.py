@@ -15,6 +15,7 @@ from webapp.review import (
     explain,
     format_moves,
     grade_move,
+    how_it_is_won,
     line_to,
     move_list,
     parse_moves,
@@ -22,6 +23,7 @@ from webapp.review import (
     positions,
     review,
     spot,
+    threats,
 )
 from webapp.solver import analyze
 
@@ -157,14 +159,24 @@ def test_the_turning_point_is_the_losers_first_mistake_or_anyones_in_a_draw():
         ("4.1.0.8.6.3.2", "O", "You held the draw until move 2; the top edge let X win. Any corner held."),
         ("4.1.0.8.6.3.2", "X", "O held the draw until move 2; the top edge let you win. Any corner held."),
         # X gave away the draw with a corner; O then missed its wins and X won.
-        ("4.0.8.2.6.3.5.1", None, "X held the draw until move 5; the bottom-left corner let O win. The top edge held."),
+        (
+            "4.0.8.2.6.3.5.1",
+            None,
+            "X held the draw until move 5; the bottom-left corner let O win at once. The top edge held.",
+        ),
         # O's corner lost, X's centre let it off, and X lost in the end anyway.
         (
             "3.2.4.7.6.0.8.1",
             None,
             "X was winning until move 3; the centre let O escape with a draw. The top-left corner won.",
         ),
-        ("6.2.8.0.4.1", None, "X was winning until move 5; the centre let O win. The bottom edge won."),
+        ("6.2.8.0.4.1", None, "X was winning until move 5; the centre let O win at once. The bottom edge won."),
+        # O's edge let X play a corner with two threats at once.
+        (
+            "3.6.8.7.0.5.4",
+            None,
+            "O held the draw until move 4; the bottom edge let X fork. The centre or the right edge held.",
+        ),
         ("0.1", None, "O held the draw until move 2; the top edge gave X a winning game. The centre held."),
         ("0.4.8.1.7.6.2.5.3", None, "Both sides played perfectly, so the game was a draw."),
         ("4.0", None, "No mistakes so far: both sides have kept what they had."),
@@ -274,3 +286,19 @@ def test_every_reachable_board_has_a_line_of_play_that_reaches_it():
 )
 def test_a_line_of_play_keeps_the_hint_when_it_reaches_the_board(hint, moves):
     assert line_to("XO..X....", hint) == moves
+
+
+def test_how_a_won_position_is_won_agrees_with_the_solver():
+    kinds = set()
+    for board in unfinished_boards():
+        pos = parse(board)
+        wins = [plies for result, plies in analyze(board).values() if result == "win"]
+        if not wins:
+            continue
+        how = how_it_is_won(pos)
+        kinds.add(how)
+        # "At once" exactly when a square wins in one move; a fork needs more than one move.
+        assert (how == "win at once") == (min(wins) == 1), board
+        if how == "fork":
+            assert any(len(threats(pos.play(cell), pos.to_move)) >= 2 for cell in pos.legal_moves())
+    assert kinds == {"win at once", "fork", "win"}

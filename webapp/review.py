@@ -289,7 +289,8 @@ def summarise(moves, final: Position, turning: GradedMove | None, you: str | Non
     if turning.value.result == "draw":
         cost = f"let {opponent} escape with a draw"
     elif final.winner == other(turning.mover):
-        cost = f"let {opponent} win"
+        after = positions(tuple(move.cell for move in moves[: turning.number]), n, final.geometry.k)[-1]
+        cost = f"let {opponent} {how_it_is_won(after)}"
     else:
         cost = f"gave {opponent} a winning game"
     better = places(turning.best_cells, n)
@@ -298,6 +299,38 @@ def summarise(moves, final: Position, turning: GradedMove | None, you: str | Non
         f"{_capitalised(side)} {held} until move {turning.number}; "
         f"{place(turning.cell, n)} {cost}. {_capitalised(better)} {verb}."
     )
+
+
+def threats(pos: Position, side: str) -> set[int]:
+    """The empty squares where ``side`` would complete a line at once.
+
+    >>> sorted(threats(Position("XX.OO...."), "O"))
+    [5]
+    """
+    g = pos.geometry
+    found = set()
+    for line, marks_of in zip(g.lines, g.line_marks, strict=True):
+        marks = marks_of(pos.board)
+        if marks.count(side) == g.k - 1 and marks.count(".") == 1:
+            found.add(line[marks.index(".")])
+    return found
+
+
+def how_it_is_won(pos: Position) -> str:
+    """How the side to move wins from ``pos``, which it does: "win at once", "fork" or "win".
+
+    >>> how_it_is_won(Position("X.O.X...."))  # O to move: X threatens 8
+    'win'
+    >>> how_it_is_won(Position("...O..XOX"))  # X in the top-right corner threatens 4 and 5 at once
+    'fork'
+    """
+    side = pos.to_move
+    if threats(pos, side):
+        return "win at once"
+    _, best_cells, _ = choices(pos.board)
+    if any(len(threats(pos.play(cell), side)) >= 2 for cell in best_cells):
+        return "fork"
+    return "win"
 
 
 # --- a line of play to any board -----------------------------------------------------------
