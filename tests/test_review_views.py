@@ -372,3 +372,20 @@ def test_play_from_here_in_every_mode_and_for_both_sides(app, client, setup, mov
     assert line.split("|")[1] == setup["mode"]
     if paused:
         assert "Paused" in text(client.get("/"))
+
+
+@pytest.mark.parametrize(
+    "setup", [{"mode": "cvc"}, {"mode": "hvc", "human": "O", "difficulty": "random"}], ids=["cvc", "hvc-as-O"]
+)
+def test_every_mode_offers_the_review_of_a_finished_game(client, setup):
+    send(client, "/new", start=1, **setup)
+    while page(client)["status"] == "playing":
+        if setup["mode"] == "cvc":
+            send(client, "/step")
+        else:
+            board = page(client)["board"]
+            send(client, "/move", cell=board.index("."))
+    html = text(client.get("/"))
+    moves = re.search(r'href="/review\?moves=([0-9.]+)">Review this game</a>', html).group(1)
+    assert positions(parse_moves(moves))[-1].board == page(client)["board"]
+    assert client.get(f"/review?moves={moves}").status_code == 200
