@@ -161,6 +161,7 @@ BAD_LINKS = [
     ("moves=4.9", "Move 2 is “9”, which is not a square"),
     ("moves=4.0&at=3", "The link asks for move “3”, but this game has 2 moves"),
     ("moves=4.0&at=-1", "The link asks for move “-1”"),
+    ("moves=4&at=2", "The link asks for move “2”, but this game has 1 move: choose a number from 0 (the start) to 1."),
     ("moves=4.0&at=two", "The link asks for move “two”"),
     ("moves=4.0&at=" + "9" * 100, "The link asks for move “" + "9" * 40 + "…”"),
 ]

@@ -64,8 +64,9 @@ def read_link() -> tuple[tuple[int, ...], int | None]:
     if at is None:
         return moves, None
     if not (at.isascii() and at.isdigit() and len(at) <= 3 and int(at) <= len(moves)):
+        has = f"{len(moves)} move{'' if len(moves) == 1 else 's'}"
         raise LinkError(
-            f"The link asks for move “{echo(at)}”, but this game has {len(moves)} moves: "
+            f"The link asks for move “{echo(at)}”, but this game has {has}: "
             f"choose a number from 0 (the start) to {len(moves)}."
         )
     return moves, int(at)
