@@ -42,6 +42,9 @@ def lose_to_impossible(page: Page) -> None:
     """Start a game against Impossible as X and walk into a loss: every move one that loses, if any does."""
     page.goto("/")
     page.get_by_label("Difficulty").select_option("minimax")
+    if page.javascript:
+        # The dropdown posts at once: let that answer arrive before New game, so no click overtakes it.
+        expect(page.get_by_text("Difficulty: Impossible, from the computer's next move.")).to_be_visible()
     page.get_by_role("button", name="New game").click()
     expect(page.locator("#board")).to_have_attribute("data-ply", "0")
     while page.locator("#board").get_attribute("data-status") == "playing":
