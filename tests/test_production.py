@@ -13,7 +13,9 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -146,6 +148,17 @@ def server(servers):
     return servers[0]
 
 
+@pytest.fixture(scope="module")
+def production():
+    """One server exactly as the platform runs it: the Procfile with its default two workers."""
+    started = Gunicorn(server_environment(SECRET_KEY=secrets.token_hex(32)))
+    try:
+        started.wait_until_healthy()
+        yield started
+    finally:
+        started.stop()
+
+
 def test_one_game_alternates_between_two_servers_carrying_only_the_cookie(servers):
     status, headers, body = request(servers[0].port, "POST", "/new", body="mode=hvh", headers=HTMX)
     assert status == 200
@@ -238,3 +251,92 @@ def test_the_config_listens_where_the_platform_says(monkeypatch, environment, bi
     assert config["bind"] == bind
     assert config["workers"] == workers
     assert config["preload_app"] is True
+
+
+# --- slow clients -------------------------------------------------------------------------------
+
+SLOW_CLIENTS = 40  # of each kind: dozens, well beyond the two workers a sync server has
+TRICKLE_EVERY = 0.25  # seconds between the bytes each slow client sends
+TRICKLE_FOR = 20  # seconds at most: the trickling stops by itself even if a test fails
+ANSWER_WITHIN = 1.0  # seconds, for every other visitor's request, as the issue sets it
+
+
+@contextmanager
+def slow_clients(port: int, opening: bytes, count: int):
+    """``count`` connections that send ``opening`` and then one more byte every TRICKLE_EVERY seconds."""
+    sockets = [socket.create_connection((HOST, port), timeout=5) for _ in range(count)]
+    done = threading.Event()
+
+    def trickle():
+        deadline = time.monotonic() + TRICKLE_FOR
+        while not done.wait(TRICKLE_EVERY) and time.monotonic() < deadline:
+            for connection in sockets:
+                with suppress(OSError):  # the server gave up on this one, which is its right
+                    connection.send(b"a")
+
+    try:
+        for connection in sockets:
+            connection.sendall(opening)
+        thread = threading.Thread(target=trickle, daemon=True)
+        thread.start()
+        yield
+    finally:
+        done.set()
+        for connection in sockets:
+            connection.close()
+
+
+SLOW_HEADERS = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "  # a header that never ends
+SLOW_BODY = (  # a form of 60,000 bytes that arrives a byte at a time
+    b"POST /move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+    b"Content-Length: 60000\r\n\r\ncell=4&x="
+)
+SLOW_CHUNKED_BODY = (
+    b"POST /new HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+    b"Transfer-Encoding: chunked\r\n\r\n1000\r\nmode=hvc&x="
+)
+
+
+def timed(port: int, method: str, path: str, **options):
+    """One request with a generous socket timeout: (seconds it took, status, headers, body)."""
+    start = time.monotonic()
+    status, headers, body = request(port, method, path, timeout=10, **options)
+    return time.monotonic() - start, status, headers, body
+
+
+def hidden_fields(html: bytes) -> dict[str, str]:
+    """The hidden inputs of the board's form: what the page says the move was drawn from."""
+    form = re.search(r'<form class="cells".*?</form>', html.decode(), re.S).group()
+    return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+
+
+def game_requests(port: int) -> list[tuple[str, float, int]]:
+    """A visitor's requests, each timed: the health check, a new game and a move with the Impossible reply."""
+    took = []
+    seconds, status, _, _ = timed(port, "GET", "/healthz")
+    took.append(("GET /healthz", seconds, status))
+    form = "mode=hvc&human=X&difficulty=minimax"
+    seconds, status, headers, body = timed(port, "POST", "/new", body=form, headers=HTMX)
+    took.append(("POST /new", seconds, status))
+    cookie, _ = session_cookie(headers)
+    move = urlencode(hidden_fields(body) | {"cell": 4})
+    seconds, status, _, body = timed(port, "POST", "/move", body=move, headers=HTMX | {"Cookie": cookie})
+    took.append(("POST /move", seconds, status))
+    assert board_of(body)["board"].count(".") == 7, "the move and the computer's reply were both played"
+    return took
+
+
+@pytest.mark.parametrize(
+    "openings",
+    [[SLOW_HEADERS], [SLOW_BODY, SLOW_CHUNKED_BODY], [SLOW_HEADERS, SLOW_BODY, SLOW_CHUNKED_BODY]],
+    ids=["headers", "bodies", "both"],
+)
+def test_slow_clients_do_not_hold_up_anyone_else(production, openings):
+    with ExitStack() as stack:
+        for opening in openings:
+            stack.enter_context(slow_clients(production.port, opening, SLOW_CLIENTS))
+        time.sleep(2 * TRICKLE_EVERY)  # the slow clients are connected and trickling
+        for _ in range(3):
+            for name, seconds, status in game_requests(production.port):
+                assert status == 200, name
+                assert seconds < ANSWER_WITHIN, f"{name} took {seconds:.2f} s behind slow clients"
