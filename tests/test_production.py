@@ -183,12 +183,22 @@ def test_one_game_alternates_between_two_servers_carrying_only_the_cookie(server
         cookie, _ = session_cookie(headers)
 
 
-def test_without_a_secret_key_gunicorn_refuses_to_start_and_says_why():
+@pytest.mark.parametrize(
+    ("settings", "reason"),
+    [
+        ({}, "SECRET_KEY is not set"),
+        ({"FLASK_DEBUG": "1"}, "SECRET_KEY is not set"),  # debug never brings the development key
+        ({"SECRET_KEY": "too-short-to-sign-anything"}, "SECRET_KEY is 26 characters long"),
+        ({"SECRET_KEY": "x" * 31, "FLASK_DEBUG": "1"}, "SECRET_KEY is 31 characters long"),
+    ],
+    ids=["missing", "missing-in-debug", "short", "short-in-debug"],
+)
+def test_gunicorn_refuses_to_start_without_a_good_secret_key_and_says_why(settings, reason):
     with socket.create_server((HOST, 0)) as listener:
         finished = subprocess.run(
             [*procfile_command(), "--bind", f"fd://{listener.fileno()}"],
             cwd=ROOT,
-            env=server_environment(WEB_CONCURRENCY="1"),
+            env=server_environment(WEB_CONCURRENCY="1", **settings),
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
@@ -197,7 +207,7 @@ def test_without_a_secret_key_gunicorn_refuses_to_start_and_says_why():
         )
     output = finished.stdout + finished.stderr
     assert finished.returncode != 0
-    reasons = [line for line in output.splitlines() if "SECRET_KEY" in line]
+    reasons = [line for line in output.splitlines() if reason in line]
     assert reasons, output
     assert "Traceback" not in output
 
