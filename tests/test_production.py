@@ -350,3 +350,48 @@ def test_slow_clients_do_not_hold_up_anyone_else(production, openings):
             for name, seconds, status in game_requests(production.port):
                 assert status == 200, name
                 assert seconds < ANSWER_WITHIN, f"{name} took {seconds:.2f} s behind slow clients"
+
+
+# --- bodies and redirects through the real server -------------------------------------------------
+
+LIMIT = 64 * 1024
+
+
+def chunked_request(port: int, path: str, body: bytes, headers: dict[str, str]):
+    """POST ``body`` in 8 KB chunks, with no Content-Length: (status, response headers, body)."""
+    connection = http.client.HTTPConnection(HOST, port, timeout=10)
+    try:
+        chunks = (body[i : i + 8192] for i in range(0, len(body), 8192))
+        headers = headers | {"Content-Type": "application/x-www-form-urlencoded"}
+        connection.request("POST", path, body=chunks, headers=headers, encode_chunked=True)
+        response = connection.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize(("size", "status"), [(LIMIT + 1, 413), (4 * LIMIT, 413), (LIMIT, 200)])
+def test_a_chunked_move_is_held_to_the_same_limit_as_any_other(server, size, status):
+    _, headers, _ = request(server.port, "POST", "/new", body="mode=hvh", headers=HTMX)
+    cookie, _ = session_cookie(headers)
+    form = b"cell=4&ply=0&padding="
+    got, headers, body = chunked_request(
+        server.port, "/move", form + b"a" * (size - len(form)), HTMX | {"Cookie": cookie}
+    )
+    assert got == status
+    if status == 413:
+        assert b"too large" in body
+        assert "Set-Cookie" not in headers  # the game was left as it was
+    else:
+        assert board_of(body)["board"] == "....X...."
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/"])
+def test_a_route_that_reads_no_body_refuses_an_oversized_one(server, path):
+    assert request(server.port, "GET", path, body="a" * (LIMIT + 1))[0] == 413
+
+
+@pytest.mark.parametrize("path", ["/static//app.js", "/static//favicon.svg", "/tree/", "/healthz/"])
+def test_the_server_builds_no_redirect_from_the_host_header(server, path):
+    status, headers, _ = request(server.port, "GET", path, headers={"Host": "evil.example"})
+    assert status not in range(300, 400), headers["Location"]
