@@ -395,3 +395,13 @@ def test_a_route_that_reads_no_body_refuses_an_oversized_one(server, path):
 def test_the_server_builds_no_redirect_from_the_host_header(server, path):
     status, headers, _ = request(server.port, "GET", path, headers={"Host": "evil.example"})
     assert status not in range(300, 400), headers["Location"]
+
+
+def test_pages_come_gzipped_from_the_server(server):
+    _, _, plain = request(server.port, "GET", "/")
+    status, headers, packed = request(server.port, "GET", "/", headers={"Accept-Encoding": "gzip"})
+    assert status == 200
+    assert headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in headers["Vary"]
+    assert gzip.decompress(packed) == plain
+    assert len(packed) < len(plain) / 2

@@ -13,7 +13,7 @@ def create_app(test_config=None):
     from flask import Flask
     from werkzeug.middleware.proxy_fix import ProxyFix
 
-    from webapp import assets, errors, randomness, rendering, security, settings, state, views
+    from webapp import assets, compression, errors, randomness, rendering, security, settings, state, views
 
     app = Flask(
         __name__,
@@ -40,5 +40,6 @@ def create_app(test_config=None):
     security.init_app(app)
     errors.init_app(app)
     rendering.init_app(app)
+    compression.init_app(app)
     app.register_blueprint(views.bp)
     return app

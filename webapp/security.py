@@ -25,7 +25,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
 
 
 def init_app(app: Flask) -> None:
-    """Register the checks; call it last, so that the body limit sees requests before anything else."""
+    """Register the checks; after assets.init_app, so that the body limit stands in front of the static files."""
     # Werkzeug would answer "/static//app.js" or "/tree/" with a redirect to an absolute address
     # built from the Host header, which anyone can set; with these off it simply finds no page.
     app.url_map.merge_slashes = False
