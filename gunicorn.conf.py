@@ -47,6 +47,19 @@ keepalive = 75
 # static files are fingerprinted once, and the workers share the loaded code's memory.
 preload_app = True
 
+
+def when_ready(server):
+    """Pay the app's cold costs in the master, after it loaded the app and before it forks a worker.
+
+    The solver's first call, the numbers page's count (seconds of plain minimax) and the tournament
+    are then in every worker's memory from its first request, a worker restarted after a crash too.
+    """
+    from webapp.warm import warm_up
+
+    for name, seconds in warm_up().items():
+        server.log.info("Worked out %s before the workers start: %.2f s", name, seconds)
+
+
 # Each worker proves it is alive by touching a file every second; in a container /tmp can be an
 # overlay filesystem where that write stalls and gets a healthy worker killed, so keep it in memory.
 if os.path.isdir("/dev/shm"):

@@ -9,6 +9,7 @@ import re
 import runpy
 import secrets
 import shlex
+import signal
 import socket
 import subprocess
 import sys
@@ -405,3 +406,49 @@ def test_pages_come_gzipped_from_the_server(server):
     assert "Accept-Encoding" in headers["Vary"]
     assert gzip.decompress(packed) == plain
     assert len(packed) < len(plain) / 2
+
+
+# --- cold costs ----------------------------------------------------------------------------------
+
+
+def workers_of(server: Gunicorn) -> set[int]:
+    """The process ids of the master's children: its workers."""
+    children = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # The command name, in parentheses, may hold spaces; the parent's id comes after it.
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended while we looked
+        if int(fields[1]) == server.process.pid:
+            children.add(int(stat.parent.name))
+    return children
+
+
+def restart_every_worker(server: Gunicorn) -> None:
+    """Kill the workers as a crash would; return once the master has forked their replacements."""
+    killed = workers_of(server)
+    assert killed
+    for pid in killed:
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        workers = workers_of(server)
+        if len(workers) == len(killed) and not workers & killed:
+            return
+        time.sleep(0.05)
+    pytest.fail(f"the workers were not replaced:\n{server.output()}")
+
+
+COLD_PAGES = ["/numbers", "/tournament", "/api/analyze?board=.........", "/?hint=1"]
+
+
+@pytest.mark.parametrize("restarted", [False, True], ids=["first-visitors", "after-a-crash"])
+def test_no_visitor_waits_for_a_cold_cost(production, restarted):
+    if restarted:
+        restart_every_worker(production)
+    for path in COLD_PAGES:
+        seconds, status, _, _ = timed(production.port, "GET", path)
+        assert status == 200, path
+        assert seconds < ANSWER_WITHIN, f"{path} took {seconds:.2f} s"
+    assert b"549,946" in timed(production.port, "GET", "/numbers")[3]
