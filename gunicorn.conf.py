@@ -4,6 +4,7 @@ Read once by the master at start-up; the platform configures us through PORT and
 """
 
 import os
+import sys
 
 # The platform tells us which port its router forwards to; 8000 is only for running it by hand.
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
@@ -54,6 +55,9 @@ def when_ready(server):
     The solver's first call, the numbers page's count (seconds of plain minimax) and the tournament
     are then in every worker's memory from its first request, a worker restarted after a crash too.
     """
+    # The load script serves a trivial app with this same file; only the game has costs to pay.
+    if "webapp.views" not in sys.modules:
+        return
     from webapp.warm import warm_up
 
     for name, seconds in warm_up().items():
