@@ -4,13 +4,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run test lint format bench stats tournament load chromium clean
+.PHONY: run test fuzz lint format bench stats tournament load chromium clean
 
 run: $(VENV)/.installed
 	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
 
 test: $(VENV)/.installed-test chromium lint
 	$(BIN)/python -m pytest
+
+# The property-based fuzz tests with many more examples than `make test` gives them.
+fuzz: $(VENV)/.installed-test
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
@@ -50,4 +54,4 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 clean:
-	rm -rf $(VENV) instance artifacts .pytest_cache .ruff_cache *.egg-info
+	rm -rf $(VENV) instance artifacts .pytest_cache .ruff_cache .hypothesis *.egg-info

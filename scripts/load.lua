@@ -2,7 +2,8 @@
 -- thread's globals are one player's game.
 --   LOAD_ROUTE=count  the yardstick: POST /count with one session cookie, every time.
 --   LOAD_ROUTE=move   the game: POST /move at the Impossible level, a random empty square each
---                     time, from the board, the hidden fields and the cookie of the last answer;
+--                     time, from the board, the move form's hidden fields and the cookie of the
+--                     last answer;
 --                     a finished game starts again from the fresh game's cookie (LOAD_COOKIE).
 local route = os.getenv("LOAD_ROUTE")
 local fresh = { cookie = os.getenv("LOAD_COOKIE"), fields = os.getenv("LOAD_FIELDS"), board = os.getenv("LOAD_BOARD") }
@@ -41,22 +42,38 @@ local function restart()
   cookie, fields, board = fresh.cookie, fresh.fields, fresh.board
 end
 
+-- The hidden fields the board's form sends: those inside it and those joined to it by form="its id".
+local function move_fields(body)
+  local first, last = body:find('<form class="cells".-</form>')
+  if not first then return nil end
+  local id = body:sub(first, last):match('^<form[^>]-%sid="([^"]+)"')
+  local sent = {}
+  local at = 1
+  while true do
+    local start, stop, tag = body:find("(<input[^>]*>)", at)
+    if not start then break end
+    at = stop + 1
+    local joined = tag:match('%sform="([^"]*)"')
+    local inside = start > first and start < last and joined == nil
+    if tag:match('type="hidden"') and (inside or (id and joined == id)) then
+      local name, value = tag:match('name="([^"]+)"'), tag:match('value="([^"]*)"') or ""
+      table.insert(sent, escape(name) .. "=" .. escape(value))
+    end
+  end
+  return table.concat(sent, "&")
+end
+
 local function read_answer(status, headers, body)
-  local form = status == 200 and body:match('<form class="cells".-</form>')
-  local tag = body:match('<div id="board"[^>]*>')
-  if not form or not tag then
+  local tag = status == 200 and body:match('<div id="board"[^>]*>')
+  local found = tag and move_fields(body)
+  if not found then
     unreadable = unreadable + 1
     return restart()
   end
   if tag:match('data%-status="([^"]*)"') ~= "playing" then
     return restart()
   end
-  board = tag:match('data%-board="([^"]*)"')
-  local sent = {}
-  for name, value in form:gmatch('<input type="hidden" name="([^"]+)" value="([^"]*)"') do
-    table.insert(sent, escape(name) .. "=" .. escape(value))
-  end
-  fields = table.concat(sent, "&")
+  board, fields = tag:match('data%-board="([^"]*)"'), found
   local set = headers["Set-Cookie"]
   if set then cookie = set:match("^([^;]*)") end
 end

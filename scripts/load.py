@@ -87,14 +87,29 @@ def post(port: int, method: str, path: str, body: str = "", headers=None):
 
 def fresh_game(port: int) -> dict[str, str]:
     """A new game's cookie, the board and the hidden fields of its move form: where each player starts."""
+    _, _, page = post(port, "GET", "/")
+    digest = re.search(r'data-game="([^"]*)"', page).group(1)  # every form says what it was drawn from
     headers = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"}
-    status, answer, html = post(port, "POST", "/new", NEW_GAME, headers)
+    status, answer, html = post(port, "POST", "/new", f"{NEW_GAME}&start=1&game={digest}", headers)
     assert status == 200, html
     cookie = next(c.split(";")[0] for c in answer.get_all("Set-Cookie") if c.startswith("session="))
-    form = re.search(r'<form class="cells".*?</form>', html, re.S).group()
-    fields = urlencode(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+    fields = urlencode(move_form_fields(html))
     board = re.search(r'data-board="([^"]*)"', html).group(1)
     return {"LOAD_COOKIE": cookie, "LOAD_FIELDS": fields, "LOAD_BOARD": board}
+
+
+def move_form_fields(html: str) -> list[tuple[str, str]]:
+    """The hidden fields the board's form sends: those inside it and those joined to it by ``form=``."""
+    form = re.search(r'<form class="cells"[^>]*>.*?</form>', html, re.S)
+    form_id = re.search(r'\bid="([^"]+)"', form.group().split(">", 1)[0])
+    fields = []
+    for tag in re.finditer(r"<input\b[^>]*>", html):
+        attributes = dict(re.findall(r'([a-z-]+)="([^"]*)"', tag.group()))
+        inside = form.start() < tag.start() < form.end()
+        joined = form_id is not None and attributes.get("form") == form_id.group(1)
+        if attributes.get("type") == "hidden" and (joined or (inside and "form" not in attributes)):
+            fields.append((attributes["name"], attributes.get("value", "")))
+    return fields
 
 
 def wrk(port: int, route: str, seconds: float, connections: int, env: dict[str, str]) -> dict:

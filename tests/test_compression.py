@@ -3,6 +3,8 @@ import gzip
 import pytest
 from support import HX
 
+from webapp.match import Table
+
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 
 
@@ -24,7 +26,7 @@ def test_the_game_page_is_sent_in_under_3_kb(client):
 
 
 def test_fragments_are_gzipped_too(client):
-    response = client.post("/move", data={"cell": "4", "ply": "0"}, headers={**HX, **GZIP})
+    response = client.post("/move", data={"cell": "4", "game": Table().digest}, headers={**HX, **GZIP})
     assert response.status_code == 200
     assert response.headers["Content-Encoding"] == "gzip"
     assert b'data-board="....X' in gzip.decompress(response.get_data())

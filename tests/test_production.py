@@ -128,6 +128,18 @@ def session_cookie(headers) -> tuple[str, set[str]]:
     raise AssertionError(f"no session cookie in {headers.get_all('Set-Cookie')}")
 
 
+def fresh_digest(port: int) -> str:
+    """The digest a fresh visitor's forms carry: every form says which game it was drawn from."""
+    status, _, page = request(port, "GET", "/")
+    assert status == 200
+    return re.search(r'data-game="([^"]+)"', page.decode()).group(1)
+
+
+def new_game_form(port: int, settings: str) -> str:
+    """A fresh visitor's New game form with ``settings`` (such as "mode=hvh")."""
+    return f"{settings}&start=1&game={fresh_digest(port)}"
+
+
 @pytest.fixture(scope="module")
 def servers():
     """Two production servers, one worker each, sharing nothing but the SECRET_KEY."""
@@ -161,9 +173,10 @@ def production():
 
 
 def test_one_game_alternates_between_two_servers_carrying_only_the_cookie(servers):
-    status, headers, body = request(servers[0].port, "POST", "/new", body="mode=hvh", headers=HTMX)
+    form = new_game_form(servers[0].port, "mode=hvh")
+    status, headers, body = request(servers[0].port, "POST", "/new", body=form, headers=HTMX)
     assert status == 200
-    assert board_of(body) == {"board": ".........", "status": "playing", "ply": "0"}
+    assert board_of(body) | {"game": ""} == {"board": ".........", "status": "playing", "ply": "0", "game": ""}
     cookie, _ = session_cookie(headers)
 
     # X takes the top row while O plays the middle row; each move goes to the other server.
@@ -171,12 +184,12 @@ def test_one_game_alternates_between_two_servers_carrying_only_the_cookie(server
     board = list(".........")
     for ply, cell in enumerate(moves):
         port = servers[(ply + 1) % 2].port
-        form = urlencode({"cell": cell, "ply": ply})
+        form = urlencode(hidden_fields(body) | {"cell": cell})
         status, headers, body = request(port, "POST", "/move", body=form, headers=HTMX | {"Cookie": cookie})
         assert status == 200, body.decode()
         board[cell] = "XO"[ply % 2]
         finished = ply == len(moves) - 1
-        assert board_of(body) == {
+        assert {k: v for k, v in board_of(body).items() if k != "game"} == {
             "board": "".join(board),
             "status": "x-won" if finished else "playing",
             "ply": str(ply + 1),
@@ -222,7 +235,8 @@ def test_healthz_answers_ok(server):
 
 @pytest.mark.parametrize(("forwarded", "secure"), [({"X-Forwarded-Proto": "https"}, True), ({}, False)])
 def test_the_session_cookie_is_secure_exactly_when_the_router_says_https(server, forwarded, secure):
-    status, headers, _ = request(server.port, "POST", "/new", body="mode=hvh", headers=HTMX | forwarded)
+    form = new_game_form(server.port, "mode=hvh")
+    status, headers, _ = request(server.port, "POST", "/new", body=form, headers=HTMX | forwarded)
     assert status == 200
     _, attributes = session_cookie(headers)
     assert ("secure" in attributes) is secure
@@ -316,9 +330,21 @@ def timed(port: int, method: str, path: str, **options):
 
 
 def hidden_fields(html: bytes) -> dict[str, str]:
-    """The hidden inputs of the board's form: what the page says the move was drawn from."""
-    form = re.search(r'<form class="cells".*?</form>', html.decode(), re.S).group()
-    return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+    """The hidden fields the board's form sends: those inside it and those joined to it by ``form=``."""
+    return dict(move_form_fields(html.decode()))
+
+
+def move_form_fields(html: str) -> list[tuple[str, str]]:
+    form = re.search(r'<form class="cells"[^>]*>.*?</form>', html, re.S)
+    form_id = re.search(r'\bid="([^"]+)"', form.group().split(">", 1)[0])
+    fields = []
+    for tag in re.finditer(r"<input\b[^>]*>", html):
+        attributes = dict(re.findall(r'([a-z-]+)="([^"]*)"', tag.group()))
+        inside = form.start() < tag.start() < form.end()
+        joined = form_id is not None and attributes.get("form") == form_id.group(1)
+        if attributes.get("type") == "hidden" and (joined or (inside and "form" not in attributes)):
+            fields.append((attributes["name"], attributes.get("value", "")))
+    return fields
 
 
 def game_requests(port: int) -> list[tuple[str, float, int]]:
@@ -326,7 +352,7 @@ def game_requests(port: int) -> list[tuple[str, float, int]]:
     took = []
     seconds, status, _, _ = timed(port, "GET", "/healthz")
     took.append(("GET /healthz", seconds, status))
-    form = "mode=hvc&human=X&difficulty=minimax"
+    form = new_game_form(port, "mode=hvc&human=X&difficulty=minimax")
     seconds, status, headers, body = timed(port, "POST", "/new", body=form, headers=HTMX)
     took.append(("POST /new", seconds, status))
     cookie, _ = session_cookie(headers)
@@ -373,9 +399,10 @@ def chunked_request(port: int, path: str, body: bytes, headers: dict[str, str]):
 
 @pytest.mark.parametrize(("size", "status"), [(LIMIT + 1, 413), (4 * LIMIT, 413), (LIMIT, 200)])
 def test_a_chunked_move_is_held_to_the_same_limit_as_any_other(server, size, status):
-    _, headers, _ = request(server.port, "POST", "/new", body="mode=hvh", headers=HTMX)
+    form = new_game_form(server.port, "mode=hvh")
+    _, headers, body = request(server.port, "POST", "/new", body=form, headers=HTMX)
     cookie, _ = session_cookie(headers)
-    form = b"cell=4&ply=0&padding="
+    form = urlencode(hidden_fields(body) | {"cell": 4, "padding": ""}).encode()
     got, headers, body = chunked_request(
         server.port, "/move", form + b"a" * (size - len(form)), HTMX | {"Cookie": cookie}
     )

@@ -5,6 +5,7 @@ import pytest
 from flask import redirect
 from support import HX, page
 
+from webapp.match import Table
 from webapp.security import keep_redirects_on_this_site
 
 
@@ -40,7 +41,7 @@ def test_the_page_has_no_inline_script_or_style(client):
 )
 @pytest.mark.parametrize("path", ["/move", "/new", "/undo", "/values"])
 def test_cross_site_posts_are_refused(client, headers, path):
-    response = client.post(path, data={"cell": "4", "ply": "0"}, headers=headers)
+    response = client.post(path, data={"cell": "4", "game": Table().digest}, headers=headers)
     assert response.status_code == 403
     assert "came from another site" in response.get_data(as_text=True)
     assert page(client)["board"] == "........."
@@ -56,13 +57,15 @@ def test_cross_site_posts_are_refused(client, headers, path):
     ],
 )
 def test_same_origin_posts_are_allowed(client, headers):
-    response = client.post("/move", data={"cell": "4", "ply": "0"}, headers={**HX, **headers})
+    response = client.post("/move", data={"cell": "4", "game": Table().digest}, headers={**HX, **headers})
     assert response.status_code == 200
     assert page(client)["board"][4] == "X"
 
 
 def test_a_refused_htmx_request_gets_a_fragment_not_a_page(client):
-    response = client.post("/move", data={"cell": "4", "ply": "0"}, headers={**HX, "Sec-Fetch-Site": "cross-site"})
+    response = client.post(
+        "/move", data={"cell": "4", "game": Table().digest}, headers={**HX, "Sec-Fetch-Site": "cross-site"}
+    )
     assert response.status_code == 403
     assert "<html" not in response.get_data(as_text=True)
 
@@ -75,7 +78,7 @@ CHUNKED = {"Transfer-Encoding": "chunked", "Content-Type": "application/x-www-fo
 
 def padded_form(size: int) -> bytes:
     """A valid move (X in the centre) padded with an unknown field to ``size`` bytes."""
-    form = b"cell=4&ply=0&padding="
+    form = f"cell=4&game={Table().digest}&padding=".encode()
     return form + b"a" * (size - len(form))
 
 
@@ -145,7 +148,7 @@ def test_the_static_files_doubled_slash_is_not_redirected(client):
 
 @pytest.mark.parametrize("path", ["/move", "/new", "/undo"])
 def test_a_form_posts_redirect_stays_on_this_site(client, path):
-    response = client.post(path, data={"cell": "4", "ply": "0"}, headers=EVIL)
+    response = client.post(path, data={"cell": "4", "game": Table().digest}, headers=EVIL)
     assert response.status_code == 303
     assert response.headers["Location"] == "/"
 
@@ -182,7 +185,7 @@ def test_every_redirect_is_a_path_on_this_site(app, location, kept):
     ],
 )
 def test_the_whole_origin_must_match(client, headers):
-    response = client.post("/move", data={"cell": "4", "ply": "0"}, headers={**HX, **headers})
+    response = client.post("/move", data={"cell": "4", "game": Table().digest}, headers={**HX, **headers})
     assert response.status_code == 403
     assert page(client)["board"] == "........."
 
@@ -193,4 +196,4 @@ def test_the_whole_origin_must_match(client, headers):
 )
 def test_the_scheme_is_the_one_the_proxy_reports(client, proto, origin, status):
     headers = {**HX, "X-Forwarded-Proto": proto, "Origin": origin, "Sec-Fetch-Site": "same-origin"}
-    assert client.post("/move", data={"cell": "4", "ply": "0"}, headers=headers).status_code == status
+    assert client.post("/move", data={"cell": "4", "game": Table().digest}, headers=headers).status_code == status
