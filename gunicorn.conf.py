@@ -38,10 +38,13 @@ timeout = 20
 # short, so this is plenty to finish the ones in flight and still beat the platform's SIGKILL.
 graceful_timeout = 10
 
-# Kept-alive connections wait this long for their next request, and a request's headers must arrive
-# within it. It is longer than the router's idle timeout (commonly 60 s), so that the router, not
-# us, closes idle connections, and a request it sends cannot cross our close and come back as a 502.
-keepalive = 75
+# No keep-alive: every response closes its connection, as sync workers did. Measured with wrk (4
+# connections, 2 workers, the trivial app), kept-alive connections made gevent unfair: a greenlet
+# whose next request is already waiting reads it without giving the others a turn, so the median
+# fell to 0.7 ms while the p99 rose to 145-200 ms; closing after each response gave a p99 of
+# 15-27 ms on the same busy machine (docs/serving.md). Closing also means the router never sends a
+# request on a connection we are about to close, so idle timeouts cannot race into a 502.
+keepalive = 0
 
 # Load the app once, in the master: a missing SECRET_KEY then stops the server at once with its
 # one-line reason (loaded in each worker instead, gunicorn restarts the failing workers for ever),
