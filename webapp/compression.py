@@ -30,7 +30,10 @@ def compress(response: Response) -> Response:
         return response
     # Whether or not this answer is compressed, another browser's answer may be.
     response.vary.add("Accept-Encoding")
-    if request.accept_encodings["gzip"] <= 0 or "Content-Encoding" in response.headers:
+    # The plain test first: most requests that do not take gzip send no Accept-Encoding at all.
+    if "gzip" not in request.headers.get("Accept-Encoding", "") or request.accept_encodings["gzip"] <= 0:
+        return response
+    if "Content-Encoding" in response.headers:
         return response
     if response.status_code < 200 or response.status_code in (204, 304):
         return response
