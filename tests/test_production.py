@@ -414,9 +414,13 @@ def test_a_chunked_move_is_held_to_the_same_limit_as_any_other(server, size, sta
         assert board_of(body)["board"] == "....X...."
 
 
-@pytest.mark.parametrize("path", ["/healthz", "/"])
-def test_a_route_that_reads_no_body_refuses_an_oversized_one(server, path):
-    assert request(server.port, "GET", path, body="a" * (LIMIT + 1))[0] == 413
+@pytest.mark.parametrize("size", [LIMIT + 1, 16 * LIMIT])
+@pytest.mark.parametrize(("method", "path"), [("GET", "/healthz"), ("GET", "/"), ("POST", "/move")])
+def test_an_oversized_body_gets_its_413_whatever_the_route(server, method, path, size):
+    # The whole body is sent before the answer is read: the server must not reset the connection.
+    status, _, body = request(server.port, method, path, body="a" * size)
+    assert status == 413
+    assert b"too large" in body
 
 
 @pytest.mark.parametrize("path", ["/static//app.js", "/static//favicon.svg", "/tree/", "/healthz/"])

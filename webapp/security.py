@@ -51,17 +51,39 @@ class BodyLimit:
 
     def __call__(self, environ, start_response):
         limit = self.app.config["MAX_CONTENT_LENGTH"]
+        stream = environ["wsgi.input"]
+        declared = environ.get("CONTENT_LENGTH", "")
         # The server has already taken the chunks apart; a chunked body's length is what it reads.
         if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
-            body = environ["wsgi.input"].read(limit + 1)
+            body = stream.read(limit + 1)
+            if len(body) > limit:
+                discard(stream, DRAIN_BYTES)  # the de-chunked stream ends with the last chunk
             environ.pop("HTTP_TRANSFER_ENCODING")
             environ.pop("wsgi.input_terminated", None)
             environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
+        elif declared.isdigit() and int(declared) > limit:
+            # Never past the declared length: some servers hand over the raw socket.
+            discard(stream, min(int(declared), DRAIN_BYTES))
         if environ.get("CONTENT_LENGTH", "").isdigit() and int(environ["CONTENT_LENGTH"]) > limit:
             # Straight to Flask, past the static files, whose answer would ignore the body:
             # refuse_oversized_bodies answers 413 the way every other refusal is answered.
             return Flask.wsgi_app(self.app, environ, start_response)
         return self.wsgi_app(environ, start_response)
+
+
+# The server closes the connection after the 413; if the client is still sending, unread bytes make
+# the kernel reset the connection, and the client may lose the answer before it reads it. So the
+# rest of an oversized body is read and thrown away, up to this much (then the reset is deserved).
+DRAIN_BYTES = 1024 * 1024
+
+
+def discard(stream, most: int) -> None:
+    """Read and drop up to ``most`` bytes of ``stream``, a block at a time: nothing is kept."""
+    while most > 0:
+        block = stream.read(min(64 * 1024, most))
+        if not block:
+            return
+        most -= len(block)
 
 
 def refuse_oversized_bodies():
