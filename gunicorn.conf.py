@@ -39,10 +39,10 @@ timeout = 20
 graceful_timeout = 10
 
 # No keep-alive: every response closes its connection, as sync workers did. Measured with wrk (4
-# connections, 2 workers, the trivial app), kept-alive connections made gevent unfair: a greenlet
-# whose next request is already waiting reads it without giving the others a turn, so the median
-# fell to 0.7 ms while the p99 rose to 145-200 ms; closing after each response gave a p99 of
-# 15-27 ms on the same busy machine (docs/serving.md). Closing also means the router never sends a
+# connections, 2 workers, the trivial app), kept-alive connections made gevent uneven: the median
+# fell to 0.7 ms while the p99 rose to 145-200 ms, most likely because a greenlet whose next request
+# is already waiting serves it without giving the others a turn; closing after each response gave
+# a p99 of 15-27 ms on the same busy machine (docs/serving.md). Closing also means the router never sends a
 # request on a connection we are about to close, so idle timeouts cannot race into a 502.
 keepalive = 0
 
