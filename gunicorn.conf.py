@@ -55,15 +55,16 @@ preload_app = True
 def when_ready(server):
     """Pay the app's cold costs in the master, after it loaded the app and before it forks a worker.
 
-    The solver's first call, the numbers page's count (seconds of plain minimax) and the tournament
-    are then in every worker's memory from its first request, a worker restarted after a crash too.
+    The solver's first call, the numbers page's count (seconds of plain minimax), the tournament and
+    the compiled templates are then in every worker's memory from its first request, a worker
+    restarted after a crash too.
     """
     # The load script serves a trivial app with this same file; only the game has costs to pay.
     if "webapp.views" not in sys.modules:
         return
     from webapp.warm import warm_up
 
-    for name, seconds in warm_up().items():
+    for name, seconds in warm_up(server.app.wsgi()).items():
         server.log.info("Worked out %s before the workers start: %.2f s", name, seconds)
 
 

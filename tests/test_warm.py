@@ -29,6 +29,18 @@ def test_warming_up_pays_every_cold_cost_once(cold):
     assert stats.numbers.cache_info().hits >= 1
 
 
+def test_every_template_is_compiled_in_advance(app, cold):
+    compiled = []
+    app.jinja_env.cache.clear()
+    took = warm.warm_up(app)
+    assert "the templates" in took
+    for name in app.jinja_env.list_templates():
+        compiled.append(name)
+        # A compiled template is in Jinja's cache, keyed by its loader and name.
+        assert any(key[1] == name for key, _ in app.jinja_env.cache.items()), name
+    assert "numbers.html" in compiled and "partials/numbers_figures.html" in compiled
+
+
 def test_the_gunicorn_master_warms_up_before_it_forks():
     import runpy
     from pathlib import Path

@@ -2,15 +2,18 @@
 
 Each of these is worked out on first use and then remembered for the life of the process: the
 solver's tables (its first call solves the game), the numbers page's count (plain minimax over
-the whole tree takes seconds) and the tournament. Done in the master (gunicorn.conf.py's
-when_ready), every worker is forked with them already in memory, a worker restarted after a crash
-too, so no visitor ever waits for them. Under `flask run` they are still worked out on first use.
+the whole tree takes seconds), the tournament, and the templates, which Jinja compiles on first
+use. Done in the master (gunicorn.conf.py's when_ready), every worker is forked with them already
+in memory, a worker restarted after a crash too, so no visitor ever waits for them. Under
+`flask run` they are still worked out on first use.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+
+from flask import Flask
 
 from webapp import stats, views
 from webapp.game import Position
@@ -33,10 +36,19 @@ COLD_COSTS: dict[str, Callable[[], object]] = {
 }
 
 
-def warm_up() -> dict[str, float]:
-    """Pay each cold cost now; return the seconds each took (next to nothing if already paid)."""
+def compile_templates(app: Flask) -> None:
+    """Every template compiled to Python once, rather than by each worker on its first page of each kind."""
+    for name in app.jinja_env.list_templates():
+        app.jinja_env.get_template(name)
+
+
+def warm_up(app: Flask | None = None) -> dict[str, float]:
+    """Pay each cold cost now, ``app``'s templates too; return the seconds each took."""
+    costs = dict(COLD_COSTS)
+    if app is not None:
+        costs["the templates"] = lambda: compile_templates(app)
     took = {}
-    for name, pay in COLD_COSTS.items():
+    for name, pay in costs.items():
         start = time.perf_counter()
         pay()
         took[name] = time.perf_counter() - start
