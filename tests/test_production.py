@@ -24,7 +24,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
-STARTUP_SECONDS = 30
+# The master works out the cold costs (seconds of search) before it forks: generous for a crowded CI.
+STARTUP_SECONDS = 120
 # Refusing takes a second; a server that keeps restarting workers instead never exits.
 REFUSAL_SECONDS = 15
 HTMX = {"HX-Request": "true"}
