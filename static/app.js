@@ -4,11 +4,13 @@
 
   document.documentElement.classList.add("js");
 
-  var BEAT_NOTICE_MS = 300; // a move not answered by then is said to be on its way
+  var SLOW_MS = 150; // a move not answered by then is said to be on its way
   var busy = false; // a request from the game is on its way and its answer not yet drawn
   var swapping = false; // its answer will be drawn (htmx swaps it)
   var waiting = null; // the id of a button clicked while busy, clicked again once the answer is drawn
   var pending = null; // the move being sent: { cell, marks, timer }
+  var refused = null; // what to tell the player about a click refused while busy
+  var ONE_AT_A_TIME = "One move at a time: that square was not played.";
 
   function game() {
     return document.querySelector(".game");
@@ -120,7 +122,11 @@
         event.preventDefault();
         event.stopPropagation();
         if (cell && pending) {
-          if (Number(cell.value) !== pending.cell) say("Wait for the answer to your move.");
+          // A second square before the answer to the first: refused, and said again once the answer is drawn.
+          if (Number(cell.value) !== pending.cell) {
+            refused = ONE_AT_A_TIME;
+            say(refused);
+          }
           return;
         }
         waiting = button.id;
@@ -173,7 +179,7 @@
         board().classList.add("is-slow");
         var status = document.querySelector("#status .status-text");
         if (status) status.textContent = "Sending your move…";
-      }, BEAT_NOTICE_MS),
+      }, SLOW_MS),
     };
   }
 
@@ -192,9 +198,10 @@
     });
   }
 
+  // htmx fires its events on the element that made the request (which a swap may have taken out
+  // of the page, and whose events then never reach the document) or on the swapped target.
   function inGame(event) {
-    var elt = event.detail && event.detail.elt;
-    return Boolean(elt && elt.closest && elt.closest(".game"));
+    return Boolean(event.target && event.target.closest && event.target.closest(".game"));
   }
 
   var wasPlaying = false; // the game went on when the request left: a win in its answer is new
@@ -207,20 +214,21 @@
   });
 
   document.addEventListener("htmx:beforeSwap", function (event) {
-    if (inGame(event) && event.detail.shouldSwap) swapping = true;
+    if (!inGame(event) || !event.detail.shouldSwap) return;
+    swapping = true;
+    if (!pending || typeof event.detail.serverResponse !== "string") return;
+    // A board with two more marks than before the click holds the computer's reply: it lands
+    // after a short beat (see .is-reply in app.css), so that it reads as a turn.
+    var answer = event.detail.serverResponse;
+    var drawn = /data-board="([^"]*)"/.exec(answer);
+    if (drawn && marksOn(drawn[1]) === pending.marks + 2) {
+      event.detail.serverResponse = answer.replace(' is-new"', ' is-new is-reply"');
+    }
   });
 
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (!inGame(event) || !pending) return;
-    // A board with two more marks than before the click holds the computer's reply: it lands
-    // after a short beat (see .is-reply in app.css), so that it reads as a turn.
-    var shown = board();
-    if (shown && marksOn(shown.getAttribute("data-board")) === pending.marks + 2) {
-      var last = shown.querySelector(".cell.is-last");
-      if (last) last.classList.add("is-reply");
-    }
-    clearTimeout(pending.timer);
-    pending = null;
+    // The answer is in: no "Sending your move" over it while it settles.
+    if (inGame(event) && event.target.id === "play" && pending) clearTimeout(pending.timer);
   });
 
   function settled() {
@@ -229,6 +237,8 @@
     clearPending();
     rove();
     celebrate();
+    if (refused) say(refused);
+    refused = null;
     var id = waiting;
     waiting = null;
     if (!id) return;
