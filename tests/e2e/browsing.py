@@ -29,10 +29,10 @@ def board(page: Page) -> str:
 
 
 def click_cell(page: Page, cell: int) -> None:
-    """Click an empty square and wait for the board to change."""
-    before = page.locator("#board").get_attribute("data-ply")
+    """Click an empty square and wait for the server's board to have it played."""
     page.get_by_role("button", name=f"{cell_name(cell)}, empty").click()
-    expect(page.locator("#board")).not_to_have_attribute("data-ply", before)
+    expect(page.locator("#board")).to_have_attribute("data-board", re.compile(f"^.{{{cell}}}[XO]"))
+    expect(page.locator("#board.is-pending")).to_have_count(0)
 
 
 def finished(page: Page) -> bool:

@@ -95,34 +95,45 @@ AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practi
 
 @pytest.fixture(scope="session")
 def audit_browser(browser):
-    """Contexts for axe: its script is injected inline, which the pages' own policy rightly forbids."""
+    """Contexts for axe: its script is injected inline, which the pages' own policy rightly forbids.
+    Nothing moves in them, so that no colour is read halfway through a transition."""
 
-    def open_page(width: int, scheme: str, height: int = 800):
-        context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme, bypass_csp=True)
+    def open_page(width: int, height: int = 800):
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, reduced_motion="reduce", bypass_csp=True
+        )
         return context, context.new_page()
 
     return open_page
 
 
-def axe_violations(page) -> list[str]:
-    """What axe-core finds on the page as it is now, for the WCAG 2.2 A/AA tags and best practice."""
+def axe_violations(page, tags=AXE_TAGS, rules=None) -> list[str]:
+    """What axe-core finds on the page as it is now: for ``tags``, or only ``rules`` if given."""
     if not page.evaluate("typeof window.axe === 'object'"):
         page.add_script_tag(path=AXE)
-    found = page.evaluate(
-        "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})"
+    only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": tags}
+    return page.evaluate(
+        "only => axe.run(document, {runOnly: only, resultTypes: ['violations']})"
         ".then(r => r.violations.map(v => v.id + ': ' + v.help + ' at '"
         " + v.nodes.map(n => n.target.join(' ') + ' (' + (n.failureSummary || '').replace(/\\s+/g, ' ') + ')')"
         ".join('; ')))",
-        AXE_TAGS,
+        only,
     )
-    return found
 
 
 @pytest.fixture
 def axe():
-    """Check a page with axe-core; ``where`` names the state in the failure message."""
+    """Check a page with axe-core in light and in dark; ``where`` names the state in the failure message.
+
+    Every rule runs in light; only the colours change in dark, so dark runs the contrast rule alone.
+    """
 
     def check(page, where: str) -> None:
-        assert axe_violations(page) == [], where
+        assert axe_violations(page) == [], f"{where}, light"
+        page.emulate_media(color_scheme="dark")
+        try:
+            assert axe_violations(page, rules=["color-contrast"]) == [], f"{where}, dark"
+        finally:
+            page.emulate_media(color_scheme="light")
 
     return check

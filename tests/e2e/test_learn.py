@@ -96,7 +96,9 @@ def test_the_tree_on_a_phone(browser, live_server, scheme, shoot):
     context.close()
 
 
-@pytest.mark.parametrize("path", ["/tree?path=0.4.8.2.6.3.5.1", "/numbers/figures", "/tournament"])
+@pytest.mark.parametrize(
+    "path", ["/", "/tree?board=X.O......", "/tree?path=0.4.8.2.6.3.5.1", "/numbers/figures", "/tournament"]
+)
 def test_the_narrowest_phone_never_scrolls_sideways(browser, live_server, path):
     context = browser.new_context(viewport={"width": 320, "height": 640})
     page = context.new_page()
