@@ -10,6 +10,7 @@
   var waiting = null; // the id of a button clicked while busy, clicked again once the answer is drawn
   var pending = null; // the move being sent: { cell, marks, timer }
   var refused = null; // what to tell the player about a click refused while busy
+  var sent = null; // the id of the button whose request is on its way
   var ONE_AT_A_TIME = "One move at a time: that square was not played.";
 
   function game() {
@@ -121,6 +122,7 @@
         // queued on a part it removes: hold the click, and make it once the answer is drawn.
         event.preventDefault();
         event.stopPropagation();
+        if (button.id && button.id === sent) return; // a double click: the first one counts
         if (cell && pending) {
           // A second square before the answer to the first: refused, and said again once the answer is drawn.
           if (Number(cell.value) !== pending.cell) {
@@ -132,6 +134,7 @@
         waiting = button.id;
         return;
       }
+      sent = button.id;
       stamp(button.form);
       if (cell && isOpen(cell) && board().getAttribute("data-status") === "playing") markPending(cell);
     },
@@ -141,7 +144,9 @@
   document.addEventListener(
     "change",
     function (event) {
-      if (event.target.closest && event.target.closest(".game")) stamp(event.target.form);
+      if (!event.target.closest || !event.target.closest(".game")) return;
+      if (!busy) sent = null;
+      stamp(event.target.form);
     },
     true
   );
@@ -233,6 +238,7 @@
 
   function settled() {
     busy = false;
+    sent = null;
     swapping = false;
     clearPending();
     rove();

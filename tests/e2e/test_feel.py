@@ -137,6 +137,11 @@ def test_a_click_made_while_the_game_changes_is_not_lost(browser, slow_server):
     expect(page.locator("#board")).to_have_attribute("data-board", "XO.......")
     expect(page.get_by_role("alert")).to_have_text("One move at a time: that square was not played.")
     expect(page.locator(".cell.is-pending")).to_have_count(0)
+    # A double click counts once: one move taken back, not two.
+    page.get_by_role("button", name="Undo").dblclick()
+    expect(page.locator("#board")).to_have_attribute("data-board", "X........")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#board")).to_have_attribute("data-board", "X........")
     context.close()
 
 
