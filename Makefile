@@ -4,13 +4,21 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run test lint format bench stats tournament load chromium clean
+.PHONY: run test fuzz memory lint format bench stats tournament load chromium clean
 
 run: $(VENV)/.installed
 	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
 
 test: $(VENV)/.installed-test chromium lint
 	$(BIN)/python -m pytest
+
+# The property-based fuzz tests with many more examples than `make test` gives them.
+fuzz: $(VENV)/.installed-test
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py
+
+# Worker memory before and after 1,500 distinct bad requests to the production server.
+memory: $(VENV)/.installed
+	$(BIN)/python scripts/bad_input_memory.py
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
@@ -48,4 +56,4 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 clean:
-	rm -rf $(VENV) instance artifacts .pytest_cache .ruff_cache *.egg-info
+	rm -rf $(VENV) instance artifacts .pytest_cache .ruff_cache .hypothesis *.egg-info

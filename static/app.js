@@ -34,9 +34,9 @@
   }
 
   function say(text) {
-    var message = document.querySelector(".play .message");
+    var message = document.querySelector(".play p.message");
     if (!message) {
-      // At the end of a game the slot holds Play again; the message goes in its place.
+      // At the end of a game the slot holds Play again, or a question: the message goes in its place.
       var slot = document.querySelector(".play .slot");
       if (!slot) return;
       message = document.createElement("p");
@@ -105,10 +105,11 @@
 
   // --- every form stamps the game the player saw; every click counts or is refused aloud -------
 
+  // The game field may sit outside its form (joined by the form attribute): form.elements finds it.
   function stamp(form) {
     var seen = board() && board().getAttribute("data-game");
-    var field = form && form.querySelector("input[name='game']");
-    if (seen && field) field.value = seen;
+    var field = form && form.elements.namedItem("game");
+    if (seen && field && field.value !== undefined) field.value = seen;
   }
 
   document.addEventListener(

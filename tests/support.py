@@ -13,12 +13,18 @@ def board_of(response) -> dict[str, str]:
     html = response.get_data(as_text=True)
     tag = re.search(r'<div id="board"[^>]*>', html)
     assert tag, "no board in the response"
-    return dict(re.findall(r'data-(board|status|ply)="([^"]*)"', tag.group(0)))
+    return dict(re.findall(r'data-(board|status|ply|game)="([^"]*)"', tag.group(0)))
 
 
 def page(client) -> dict[str, str]:
-    """The board as the full page shows it now."""
+    """The board as the full page shows it now, with the digest its forms send."""
     return board_of(client.get("/"))
+
+
+def send(client, path: str, headers=None, **fields):
+    """Post a form from the page as it is now: its fields, and the digest of the game it shows."""
+    data = {"game": page(client)["game"], **{name: str(value) for name, value in fields.items()}}
+    return client.post(path, data=data, headers=headers or {})
 
 
 @cache

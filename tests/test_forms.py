@@ -18,3 +18,9 @@ def test_anything_else_gets_the_message(text):
 def test_optional_choices():
     assert optional_choice({}, "mode", str.upper) is None
     assert optional_choice({"mode": "hvc"}, "mode", str.upper) == "HVC"
+
+
+@pytest.mark.parametrize("text", ["0" * 5000, "9" * 5000, "0" * 4999 + "4", "04"])
+def test_a_number_longer_than_any_in_range_gets_the_same_message(text):
+    with pytest.raises(FormError, match=r"^wrong$"):
+        whole_number({"cell": text}, "cell", 0, 8, "wrong")

@@ -1,9 +1,13 @@
 import random
+import re
+from dataclasses import replace
 
 import pytest
 
 from webapp.game import GameOverError, IllegalMoveError
 from webapp.match import (
+    MOST,
+    ConfirmationNeeded,
     NothingToUndoError,
     NotYourTurnError,
     Score,
@@ -24,7 +28,7 @@ def table_after(*moves, **settings) -> Table:
 
 
 def test_against_the_computer_its_reply_comes_with_the_move():
-    table = Table().new_game(Settings(difficulty="minimax"), rng()).move(4, 0, rng())
+    table = Table().new_game(Settings(difficulty="minimax"), rng()).move(4, rng())
     assert table.ply == 2
     assert table.position.board[4] == "X"
     assert table.position.board.count("O") == 1
@@ -40,50 +44,59 @@ def test_the_computer_opens_when_the_person_plays_o():
 
 def test_human_vs_human_takes_turns_without_the_computer():
     table = Table().new_game(Settings(mode="hvh"), rng())
-    table = table.move(0, 0, rng()).move(4, 1, rng())
+    table = table.move(0, rng()).move(4, rng())
     assert table.position.board == "X...O...."
 
 
-def test_a_stale_ply_is_refused():
+def test_a_form_drawn_from_another_game_is_refused():
     table = table_after(4, 0)
-    with pytest.raises(StaleBoardError, match="changed in another tab"):
-        table.move(1, 0, rng())
+    table.check_drawn_from(table_after(4, 0).digest)
+    for other in (table_after(4), table_after(0, 4), table_after(4, 0, mode="hvh"), table_after(4, 0, human="O")):
+        with pytest.raises(StaleBoardError, match="changed in another tab"):
+            table.check_drawn_from(other.digest)
+
+
+def test_the_digest_is_short_hex_and_ignores_the_score_and_levels():
+    table = table_after(4, 0)
+    assert re.fullmatch(r"[0-9a-f]{12}", table.digest)
+    assert table.digest == replace(table, score=Score(hvh=Tally(3, 0, 0)), show_values=True).digest
+    assert table.digest == table.with_levels(difficulty="random").digest
 
 
 def test_moves_after_the_end_are_refused():
     # X X X / O O . / . . .
     table = table_after(0, 3, 1, 4, 2, mode="hvh")
     with pytest.raises(GameOverError, match="over"):
-        table.move(8, 5, rng())
+        table.move(8, rng())
 
 
 def test_a_taken_square_is_refused():
     with pytest.raises(IllegalMoveError, match="already taken"):
-        table_after(4, 0, mode="hvh").move(4, 2, rng())
+        table_after(4, 0, mode="hvh").move(4, rng())
 
 
 def test_people_cannot_move_for_the_computers():
     table = Table().new_game(Settings(mode="cvc"), rng())
     with pytest.raises(NotYourTurnError, match="computers are playing"):
-        table.move(4, 0, rng())
+        table.move(4, rng())
 
 
 def test_computer_vs_computer_steps_one_move_at_a_time_to_the_end():
     table = Table().new_game(Settings(mode="cvc", x_level="minimax", o_level="minimax"), rng())
     for ply in range(9):
-        table = table.step(ply, rng())
+        table = table.step(rng())
         assert table.ply == ply + 1
         if table.position.is_over():
             break
     assert table.position.is_draw()
     assert table.score.cvc == Tally(0, 0, 1)
     with pytest.raises(GameOverError):
-        table.step(table.ply, rng())
+        table.step(rng())
 
 
 def test_step_and_pause_belong_to_computer_vs_computer():
     with pytest.raises(NotYourTurnError):
-        Table().step(0, rng())
+        Table().step(rng())
     with pytest.raises(NotYourTurnError):
         Table().set_paused(True)
     cvc = Table(settings=Settings(mode="cvc"))
@@ -92,7 +105,7 @@ def test_step_and_pause_belong_to_computer_vs_computer():
 
 
 def test_undo_against_the_computer_takes_back_its_reply_too():
-    table = Table().new_game(Settings(), rng()).move(4, 0, rng())
+    table = Table().new_game(Settings(), rng()).move(4, rng())
     assert table.undo().moves == ()
     assert not table.undo().can_undo()
     with pytest.raises(NothingToUndoError):
@@ -102,13 +115,8 @@ def test_undo_against_the_computer_takes_back_its_reply_too():
 def test_undo_never_takes_back_the_computers_opening():
     table = Table().new_game(Settings(human="O"), rng())
     assert not table.can_undo()
-    played = table.move(next(iter(table.position.legal_moves())), 1, rng())
+    played = table.move(next(iter(table.position.legal_moves())), rng())
     assert played.undo().moves == table.moves
-
-
-def test_undo_with_a_stale_ply_is_refused():
-    with pytest.raises(StaleBoardError):
-        table_after(4, 0, mode="hvh").undo(ply=1)
 
 
 def test_undo_in_human_vs_human_takes_one_move():
@@ -121,17 +129,59 @@ def test_undo_in_computer_vs_computer_pauses_the_game():
     assert table.paused
 
 
-def test_the_score_counts_each_finished_game_once_and_undo_takes_it_back():
+def test_a_finished_game_stays_counted_and_cannot_be_undone():
     # X X . / O O . / . . .  and X completes the top row
-    table = table_after(0, 3, 1, 4, mode="hvh").move(2, 4, rng())
+    table = table_after(0, 3, 1, 4, mode="hvh").move(2, rng())
     assert table.score.hvh == Tally(1, 0, 0)
-    assert table.undo().score.hvh == Tally(0, 0, 0)
+    assert not table.can_undo()
+    with pytest.raises(GameOverError, match="result is counted"):
+        table.undo()
     assert table.reset_score().score == Score()
 
 
-def test_the_score_against_the_computer_is_the_persons():
-    score = Score().counted(Settings(human="O"), "O").counted(Settings(human="O"), "X").counted(Settings(), None)
-    assert score.hvc == Tally(first=1, second=1, draws=1)
+def test_the_score_against_the_computer_is_the_persons_and_kept_per_difficulty():
+    o = Settings(human="O", difficulty="minimax")
+    score = Score().counted(o, "O").counted(o, "X").counted(Settings(difficulty="random"), None)
+    assert score.impossible == Tally(first=1, second=1, draws=0)
+    assert score.easy == Tally(draws=1)
+    assert score.medium == Tally()
+    assert score.reset("hvc", "minimax") == Score(easy=Tally(draws=1))
+
+
+def test_a_game_counts_as_the_weakest_difficulty_that_played_in_it():
+    table = Table().new_game(Settings(difficulty="random"), rng()).move(4, rng())
+    assert table.with_levels(difficulty="minimax").counts_as == "random"
+    assert table.with_levels(difficulty="minimax").with_levels(difficulty="one-ply").counts_as == "random"
+    # Before the first move, or once the game is over, the game simply counts as the new difficulty.
+    assert Table().with_levels(difficulty="minimax").counts_as == "minimax"
+    assert Table().new_game(Settings(difficulty="minimax"), rng()).counts_as == "minimax"
+
+
+def test_the_score_saturates_and_never_goes_below_zero():
+    assert Tally(MOST, 0, 0).plus(True) == Tally(MOST, 0, 0)
+    assert Tally().plus(False).plus(None) == Tally(0, 1, 1)
+    for bad in ((-1, 0, 0), (0, MOST + 1, 0)):
+        with pytest.raises(ValueError, match="score count"):
+            Tally(*bad)
+
+
+def test_resetting_a_score_asks_first_unless_it_is_empty():
+    table = table_after(0, 3, 1, 4, mode="hvh").move(2, rng())
+    with pytest.raises(ConfirmationNeeded, match="Reset the Human vs Human score"):
+        table.reset_score(confirmed=False)
+    assert table.reset_score(confirmed=True).score == Score()
+    assert Table().reset_score(confirmed=False) == Table()
+
+
+def test_changing_mode_or_side_in_the_middle_of_a_game_asks_first():
+    table = Table().new_game(Settings(), rng()).move(4, rng())
+    for settings in (Settings(mode="hvh"), Settings(human="O")):
+        with pytest.raises(ConfirmationNeeded, match="This one will be abandoned"):
+            table.new_game(settings, rng(), confirmed=False)
+        assert table.new_game(settings, rng(), confirmed=True).settings == settings
+    # The same mode and side, a finished game, or no move of the person's yet: no question.
+    assert table.new_game(Settings(difficulty="minimax"), rng(), confirmed=False).ply == 0
+    assert Table().new_game(Settings(mode="hvh"), rng(), confirmed=False).settings.mode == "hvh"
 
 
 def test_changing_levels_keeps_the_game():
@@ -156,6 +206,7 @@ def test_settings_name_what_is_wrong(settings, message):
         Settings(**settings)
 
 
-def test_move_values_toggle_is_remembered():
-    assert Table().toggle_values().show_values
-    assert not Table().toggle_values().toggle_values().show_values
+def test_move_values_are_shown_or_hidden_as_asked():
+    assert Table().with_values(True).show_values
+    assert Table().with_values(True).with_values(True).show_values
+    assert not Table().with_values(True).with_values(False).show_values

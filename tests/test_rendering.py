@@ -1,6 +1,10 @@
-import pytest
-from support import HX
+import importlib
+import pkgutil
 
+import pytest
+from support import HX, page, send
+
+import webapp
 from webapp.match import Table
 from webapp.present import controls_state, game_view
 from webapp.rendering import page_or_fragment, remembered_partial
@@ -27,8 +31,8 @@ def test_a_pure_partial_is_drawn_once_per_context(app):
         again = remembered_partial("partials/board.html", grid=game_view(Table()).grid)
         other = remembered_partial("partials/board.html", grid=game_view(Table(moves=(4,))).grid)
         assert first is again  # the same drawing, not drawn again
-        assert 'data-board="........."' in first
-        assert 'data-board="....X...."' in other
+        assert 'aria-label="Row 2, column 2, empty"' in first
+        assert 'aria-label="Row 2, column 2, X"' in other
         buttons = remembered_partial("partials/controls.html", controls=controls_state(Table(moves=(4, 0))))
         assert 'id="undo-button" class="button">' in buttons
 
@@ -38,3 +42,54 @@ def test_drawings_are_kept_per_app(app):
 
     other = create_app({"TESTING": True})
     assert app.extensions["drawings"] is not other.extensions["drawings"]
+
+
+def cache_sizes(app) -> dict[str, int]:
+    """How many entries every cache in the app holds: the drawings, and each memoised function."""
+    sizes = {"drawings": app.extensions["drawings"].cache_info().currsize}
+    for module in pkgutil.iter_modules(webapp.__path__):
+        loaded = importlib.import_module(f"webapp.{module.name}")
+        for name, value in vars(loaded).items():
+            # Functions only: a module's `request` or `session` is a proxy that needs a request.
+            if callable(getattr(type(value), "cache_info", None)) and value.__module__ == loaded.__name__:
+                sizes[f"{module.name}.{name}"] = value.cache_info().currsize
+    return sizes
+
+
+# Every field of every form, with values that are wrong in as many ways as we can think of.
+BAD_FIELDS = [
+    ("/move", "cell"),
+    ("/move", "game"),
+    ("/new", "mode"),
+    ("/new", "human"),
+    ("/new", "difficulty"),
+    ("/new", "x_level"),
+    ("/levels", "difficulty"),
+    ("/levels", "o_level"),
+    ("/pause", "paused"),
+    ("/values", "show"),
+    ("/undo", "game"),
+    ("/step", "game"),
+    ("/score/reset", "game"),
+]
+
+
+@pytest.mark.parametrize("headers", [HX, {}], ids=["htmx", "no-js"])
+def test_no_cache_grows_with_what_visitors_send(app, client, headers):
+    send(client, "/move", cell=4)
+    # One round of every request first, so that the drawings of the game itself are made.
+    for path, field in BAD_FIELDS:
+        send(client, path, headers=headers, **{field: "?"})
+        client.get("/", headers=headers)
+    before = cache_sizes(app)
+    for n in range(30):
+        junk = f"{n:05d}" + "x" * (n * 997 % 5000)
+        for path, field in BAD_FIELDS:
+            send(client, path, headers=headers, **{field: junk})
+            client.get("/", headers=headers)
+        client.get(f"/tree?board={junk}", headers=headers)
+        client.get(f"/tree/children?path={junk}", headers=headers)
+        client.get(f"/api/analyze?board={junk}")
+        client.get(f"/{junk}", headers=headers)
+    assert cache_sizes(app) == before
+    assert page(client)["board"][4] == "X"  # and the game is still there

@@ -1,6 +1,8 @@
 import pytest
 from support import HX, page
 
+from webapp.match import Table
+
 
 def test_every_page_carries_the_security_headers(client):
     headers = client.get("/").headers
@@ -34,7 +36,7 @@ def test_the_page_has_no_inline_script_or_style(client):
 )
 @pytest.mark.parametrize("path", ["/move", "/new", "/undo", "/values"])
 def test_cross_site_posts_are_refused(client, headers, path):
-    response = client.post(path, data={"cell": "4", "ply": "0"}, headers=headers)
+    response = client.post(path, data={"cell": "4", "game": Table().digest}, headers=headers)
     assert response.status_code == 403
     assert "came from another site" in response.get_data(as_text=True)
     assert page(client)["board"] == "........."
@@ -50,12 +52,14 @@ def test_cross_site_posts_are_refused(client, headers, path):
     ],
 )
 def test_same_origin_posts_are_allowed(client, headers):
-    response = client.post("/move", data={"cell": "4", "ply": "0"}, headers={**HX, **headers})
+    response = client.post("/move", data={"cell": "4", "game": Table().digest}, headers={**HX, **headers})
     assert response.status_code == 200
     assert page(client)["board"][4] == "X"
 
 
 def test_a_refused_htmx_request_gets_a_fragment_not_a_page(client):
-    response = client.post("/move", data={"cell": "4", "ply": "0"}, headers={**HX, "Sec-Fetch-Site": "cross-site"})
+    response = client.post(
+        "/move", data={"cell": "4", "game": Table().digest}, headers={**HX, "Sec-Fetch-Site": "cross-site"}
+    )
     assert response.status_code == 403
     assert "<html" not in response.get_data(as_text=True)

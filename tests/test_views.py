@@ -2,11 +2,15 @@ import functools
 import re
 
 import pytest
-from support import HX, board_of, page, unfinished_boards
+from support import HX, board_of, page, send, unfinished_boards
 
 from webapp import stats
 from webapp.game import parse
+from webapp.match import Table
 from webapp.solver import LEVELS, analyze, candidates
+
+OUT_OF_DATE = "This page is out of date. Reload it and try again."
+STALE = "The game changed in another tab or window"
 
 # --- the page and the fragment ---------------------------------------------------------------
 
@@ -16,7 +20,7 @@ def test_the_page_shows_an_empty_board(client):
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert "<html" in html and "<title>Tic-tac-toe" in html
-    assert board_of(response) == {"board": ".........", "status": "playing", "ply": "0"}
+    assert board_of(response) == {"board": ".........", "status": "playing", "ply": "0", "game": Table().digest}
     assert 'aria-label="Row 2, column 3, empty"' in html
     assert 'aria-live="polite"' in html
     assert "HX-Request" in response.headers["Vary"]
@@ -31,7 +35,7 @@ def test_htmx_gets_a_fragment_but_a_history_restore_gets_the_page(client):
 
 
 def test_a_move_with_htmx_returns_the_board_with_the_computers_reply(client):
-    response = client.post("/move", data={"cell": "4", "ply": "0"}, headers=HX)
+    response = send(client, "/move", cell=4, headers=HX)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert "<html" not in html
@@ -44,10 +48,21 @@ def test_a_move_with_htmx_returns_the_board_with_the_computers_reply(client):
 
 
 def test_a_move_without_htmx_redirects_to_the_page(client):
-    response = client.post("/move", data={"cell": "0", "ply": "0"})
+    response = send(client, "/move", cell=0)
     assert response.status_code == 303
     assert response.headers["Location"] == "/"
     assert page(client)["board"][0] == "X"
+
+
+def test_every_form_that_changes_the_game_carries_the_digest_of_the_game_it_shows(client):
+    send(client, "/move", cell=4)
+    html = client.get("/").get_data(as_text=True)
+    digest = page(client)["game"]
+    forms = re.findall(r'<form [^>]*method="post"[^>]*>', html)
+    ids = {re.search(r'id="([^"]+)"', form).group(1) for form in forms}
+    assert {"cells-form", "setup-form", "undo-form", "values-form", "reset-score-form"} <= ids
+    for form in ids:
+        assert f'<input type="hidden" name="game" value="{digest}" form="{form}">' in html
 
 
 # --- bad moves: a clear 4xx, and the game exactly as it was ----------------------------------
@@ -55,31 +70,45 @@ def test_a_move_without_htmx_redirects_to_the_page(client):
 
 @pytest.fixture
 def midgame(client):
-    client.post("/move", data={"cell": "4", "ply": "0"})
+    send(client, "/move", cell=4)
     return page(client)
 
 
+CURRENT = object()  # the digest of the game the page shows
 BAD_MOVES = [
-    ({"cell": "4", "ply": "2"}, 409, "Row 2, column 2 is already taken."),
-    ({"cell": "9", "ply": "2"}, 400, "That square is not on the board."),
-    ({"cell": "-1", "ply": "2"}, 400, "That square is not on the board."),
-    ({"cell": "centre", "ply": "2"}, 400, "That square is not on the board."),
-    ({"cell": "", "ply": "2"}, 400, "That square is not on the board."),
-    ({"cell": "4.0", "ply": "2"}, 400, "That square is not on the board."),
-    ({"ply": "2"}, 400, "Choose a square to play."),
-    ({"cell": "0"}, 400, "This page is out of date. Reload it and try again."),
-    ({"cell": "0", "ply": "two"}, 400, "This page is out of date. Reload it and try again."),
-    ({"cell": "0", "ply": "0"}, 409, "The board changed in another tab or window"),
-    ({"cell": "0", "ply": "3"}, 409, "The board changed in another tab or window"),
+    ({"cell": "4"}, 409, "Row 2, column 2 is already taken."),
+    ({"cell": "9"}, 400, "That square is not on the board."),
+    ({"cell": "-1"}, 400, "That square is not on the board."),
+    ({"cell": "centre"}, 400, "That square is not on the board."),
+    ({"cell": ""}, 400, "That square is not on the board."),
+    ({"cell": "4.0"}, 400, "That square is not on the board."),
+    ({"cell": "²"}, 400, "That square is not on the board."),
+    # Thousands of digits: the same words as any other bad number, never Python's own.
+    ({"cell": "0" * 5000}, 400, "That square is not on the board."),
+    ({"cell": "1" * 5000}, 400, "That square is not on the board."),
+    ({"cell": "0" * 4999 + "4"}, 400, "That square is not on the board."),
+    ({}, 400, "Choose a square to play."),
+    ({"cell": "0", "game": None}, 400, OUT_OF_DATE),
+    ({"cell": "0", "game": "two"}, 400, OUT_OF_DATE),
+    ({"cell": "0", "game": "9" * 5000}, 400, OUT_OF_DATE),
+    ({"cell": "0", "game": Table().digest}, 409, STALE),
+    ({"cell": "0", "game": Table(moves=(0, 4)).digest}, 409, STALE),
 ]
+
+
+def bad_form(client, form: dict) -> dict:
+    """``form`` with the page's digest where it asks for the current one, and without None fields."""
+    filled = {"game": page(client)["game"], **form}
+    return {name: value for name, value in filled.items() if value is not None}
 
 
 @pytest.mark.parametrize(("form", "status", "message"), BAD_MOVES)
 def test_a_bad_move_with_htmx_is_refused_with_a_message(client, midgame, form, status, message):
-    response = client.post("/move", data=form, headers=HX)
+    response = client.post("/move", data=bad_form(client, form), headers=HX)
     assert response.status_code == status
     html = response.get_data(as_text=True)
     assert message in html
+    assert "Exceeds" not in html and "int(" not in html
     assert 'role="alert"' in html
     assert board_of(response) == midgame
     assert page(client) == midgame
@@ -87,7 +116,7 @@ def test_a_bad_move_with_htmx_is_refused_with_a_message(client, midgame, form, s
 
 @pytest.mark.parametrize(("form", "status", "message"), BAD_MOVES)
 def test_a_bad_move_without_htmx_redirects_and_says_why(client, midgame, form, status, message):
-    response = client.post("/move", data=form)
+    response = client.post("/move", data=bad_form(client, form))
     assert response.status_code == 303
     shown = client.get("/")
     assert message in shown.get_data(as_text=True)
@@ -97,42 +126,94 @@ def test_a_bad_move_without_htmx_redirects_and_says_why(client, midgame, form, s
 
 def play(client, *cells, headers=None):
     for cell in cells:
-        ply = page(client)["ply"]
-        client.post("/move", data={"cell": str(cell), "ply": ply}, headers=headers or {})
+        send(client, "/move", cell=cell, headers=headers)
 
 
 def test_a_move_after_the_game_ended_is_refused(client):
-    client.post("/new", data={"mode": "hvh"})
+    send(client, "/new", mode="hvh")
     play(client, 0, 3, 1, 4, 2)  # X X X / O O . / . . .
     finished = page(client)
     assert finished["status"] == "x-won"
-    response = client.post("/move", data={"cell": "8", "ply": "5"}, headers=HX)
+    response = send(client, "/move", cell=8, headers=HX)
     assert response.status_code == 409
     assert "This game is over" in response.get_data(as_text=True)
     assert page(client) == finished
 
 
 def test_a_person_cannot_move_in_computer_vs_computer(client):
-    client.post("/new", data={"mode": "cvc"})
-    response = client.post("/move", data={"cell": "4", "ply": "0"}, headers=HX)
+    send(client, "/new", mode="cvc")
+    response = send(client, "/move", cell=4, headers=HX)
     assert response.status_code == 409
     assert "The computers are playing" in response.get_data(as_text=True)
     assert page(client)["board"] == "........."
+
+
+# --- a form sent twice, or from an older page, never applies ---------------------------------
+
+
+@pytest.mark.parametrize("headers", [HX, {}], ids=["htmx", "no-js"])
+@pytest.mark.parametrize(
+    ("setup", "path", "fields"),
+    [
+        ({"mode": "hvh"}, "/undo", {}),
+        ({"mode": "hvh"}, "/move", {"cell": "8"}),
+        ({"mode": "cvc"}, "/step", {}),
+        ({"mode": "cvc"}, "/undo", {}),
+        ({"mode": "hvh"}, "/new", {"mode": "hvh", "start": "1"}),
+    ],
+)
+def test_the_same_form_sent_twice_applies_once(client, headers, setup, path, fields):
+    send(client, "/new", start=1, **setup)
+    if setup["mode"] == "cvc":
+        send(client, "/step")
+        send(client, "/step")
+    else:
+        play(client, 0, 4)
+    form = {"game": page(client)["game"], **fields}
+    first = client.post(path, data=form, headers=headers)
+    assert first.status_code in (200, 303)
+    after_one = page(client)
+    second = client.post(path, data=form, headers=headers)
+    assert second.status_code == (409 if headers else 303)
+    assert page(client) == after_one or path == "/new"  # a second new game from the same page is the same game
+    if headers and path != "/new":
+        assert STALE in second.get_data(as_text=True)
+        assert board_of(second) == after_one  # the page as it is now
+
+
+def test_a_page_from_before_an_undo_cannot_play_onto_the_board_that_followed(client):
+    send(client, "/new", mode="hvh", start=1)
+    play(client, 0, 4)
+    old_page = page(client)["game"]
+    send(client, "/undo")
+    play(client, 8)  # the same number of moves, another board
+    response = client.post("/move", data={"cell": "2", "game": old_page}, headers=HX)
+    assert response.status_code == 409
+    assert page(client)["board"] == "X...O...."[:8] + "O" if False else page(client)["board"]
+    assert page(client)["board"] == "X.......O"
+
+
+@pytest.mark.parametrize("path", ["/undo", "/step", "/pause", "/values", "/score/reset", "/new", "/levels"])
+def test_every_game_changing_route_refuses_a_form_without_the_digest(client, midgame, path):
+    response = client.post(path, data={"paused": "1", "show": "1", "confirm": "1"}, headers=HX)
+    assert response.status_code == 400
+    assert OUT_OF_DATE in response.get_data(as_text=True)
+    assert page(client) == midgame
 
 
 # --- new game and settings -------------------------------------------------------------------
 
 
 def test_new_game_as_o_lets_the_computer_open(client):
-    response = client.post("/new", data={"mode": "hvc", "difficulty": "minimax", "human": "O"}, headers=HX)
+    response = send(client, "/new", mode="hvc", difficulty="minimax", human="O", headers=HX)
     assert response.status_code == 200
     assert board_of(response)["ply"] == "1"
     assert board_of(response)["board"].count("X") == 1
 
 
 def test_new_game_keeps_the_settings(client):
-    client.post("/new", data={"mode": "hvc", "difficulty": "minimax", "human": "O"})
-    client.post("/new", data={})
+    send(client, "/new", mode="hvc", difficulty="minimax", human="O")
+    send(client, "/new", start=1)
     html = client.get("/").get_data(as_text=True)
     assert re.search(r'<option value="minimax" selected>', html)
     assert re.search(r'<option value="O" selected>O \(second\)', html)
@@ -146,34 +227,52 @@ def test_new_game_keeps_the_settings(client):
         ({"difficulty": "hard"}, "There is no difficulty &#39;hard&#39;"),
         ({"human": "Z"}, "There is no side &#39;Z&#39;"),
         ({"mode": "cvc", "x_level": "expert"}, "There is no difficulty &#39;expert&#39;"),
+        ({"mode": "x" * 60000}, "There is no mode &#39;" + "x" * 40 + "…&#39;"),
     ],
 )
 @pytest.mark.parametrize("headers", [HX, {}], ids=["htmx", "no-js"])
 def test_new_game_with_unknown_settings_is_refused_and_the_game_kept(client, midgame, form, message, headers):
-    response = client.post("/new", data=form, headers=headers)
+    response = send(client, "/new", headers=headers, **form)
     if headers:
         assert response.status_code == 400
-        assert message in response.get_data(as_text=True)
+        html = response.get_data(as_text=True)
     else:
         assert response.status_code == 303
-        assert message in client.get("/").get_data(as_text=True)
+        html = client.get("/").get_data(as_text=True)
+    assert message in html
+    assert "x" * 41 not in html  # a visitor's text is echoed only in part
     assert page(client) == midgame
 
 
 @pytest.mark.parametrize("headers", [HX, {}], ids=["htmx", "no-js"])
 def test_changing_difficulty_keeps_the_game_and_plays_from_the_next_move(client, midgame, headers):
-    response = client.post("/levels", data={"difficulty": "minimax"}, headers=headers)
+    response = send(client, "/levels", difficulty="minimax", headers=headers)
     assert response.status_code == (200 if headers else 303)
     html = client.get("/").get_data(as_text=True) if not headers else response.get_data(as_text=True)
     assert "Difficulty: Impossible, from the computer&#39;s next move." in html
+    assert "This game still counts as Medium." in html
     assert page(client) == midgame
     assert re.search(r'<option value="minimax" selected>Impossible', client.get("/").get_data(as_text=True))
 
 
 def test_unknown_difficulty_is_refused(client, midgame):
-    response = client.post("/levels", data={"difficulty": "hard"}, headers=HX)
+    response = send(client, "/levels", difficulty="hard", headers=HX)
     assert response.status_code == 400
     assert page(client) == midgame
+
+
+@pytest.mark.parametrize("headers", [HX, {}], ids=["htmx", "no-js"])
+def test_changing_mode_in_the_middle_of_a_game_asks_first(client, midgame, headers):
+    asked = send(client, "/new", mode="hvh", headers=headers)
+    assert asked.status_code == 200  # a question, not a redirect: its form carries the choice
+    html = asked.get_data(as_text=True)
+    assert "Start a new Human vs Human game? This one will be abandoned." in html
+    assert re.search(r'<input type="hidden" name="mode" value="hvh">', html)
+    assert page(client) == midgame
+    yes = send(client, "/new", mode="hvh", confirm=1, headers=headers)
+    assert yes.status_code == (200 if headers else 303)
+    assert page(client)["board"] == "........."
+    assert "Human vs Human" in client.get("/").get_data(as_text=True)
 
 
 # --- undo, computer vs computer, values, score -----------------------------------------------
@@ -181,75 +280,113 @@ def test_unknown_difficulty_is_refused(client, midgame):
 
 @pytest.mark.parametrize("headers", [HX, {}], ids=["htmx", "no-js"])
 def test_undo_takes_back_the_move_and_the_reply(client, midgame, headers):
-    response = client.post("/undo", headers=headers)
+    response = send(client, "/undo", headers=headers)
     assert response.status_code == (200 if headers else 303)
     assert page(client)["board"] == "........."
-    refused = client.post("/undo", headers=HX)
+    refused = send(client, "/undo", headers=HX)
     assert refused.status_code == 409
     assert "There is no move to undo." in refused.get_data(as_text=True)
 
 
-def test_undo_is_disabled_when_there_is_nothing_to_undo(client):
-    assert re.search(r'id="undo-button" class="button" disabled', client.get("/").get_data(as_text=True))
+def test_undo_is_disabled_when_there_is_nothing_to_undo_and_once_the_game_is_over(client):
+    disabled = r'id="undo-button" class="button" disabled'
+    assert re.search(disabled, client.get("/").get_data(as_text=True))
+    send(client, "/new", mode="hvh")
     play(client, 4)
-    assert not re.search(r'id="undo-button" class="button" disabled', client.get("/").get_data(as_text=True))
+    assert not re.search(disabled, client.get("/").get_data(as_text=True))
+    play(client, 0, 3, 1, 5)  # O X . / X X X: X wins
+    assert re.search(disabled, client.get("/").get_data(as_text=True))
 
 
 def test_computer_vs_computer_steps_and_pauses(client):
-    response = client.post("/new", data={"mode": "cvc", "x_level": "minimax", "o_level": "random"}, headers=HX)
+    response = send(client, "/new", mode="cvc", x_level="minimax", o_level="random", headers=HX)
     assert 'hx-trigger="load delay:500ms"' in response.get_data(as_text=True)  # it plays itself
-    stepped = client.post("/step", data={"ply": "0"}, headers=HX)
+    before = page(client)["game"]
+    stepped = send(client, "/step", headers=HX)
     assert board_of(stepped)["ply"] == "1"
-    stale = client.post("/step", data={"ply": "0"}, headers=HX)
+    stale = client.post("/step", data={"game": before}, headers=HX)
     assert stale.status_code == 409
-    paused = client.post("/pause", data={"paused": "1"}, headers=HX)
+    paused = send(client, "/pause", paused=1, headers=HX)
     assert "load delay" not in paused.get_data(as_text=True)
     assert "Paused." in paused.get_data(as_text=True)
     assert ">Resume<" in paused.get_data(as_text=True)
-    client.post("/step", headers=HX)  # the Step button steps while paused
+    send(client, "/step", headers=HX)  # the Step button steps while paused
     assert page(client)["ply"] == "2"
-    resumed = client.post("/pause", data={"paused": "0"}, headers=HX)
+    resumed = send(client, "/pause", paused=0, headers=HX)
     assert "load delay" in resumed.get_data(as_text=True)
 
 
 def test_pause_and_step_are_refused_outside_computer_vs_computer(client):
-    assert client.post("/pause", headers=HX).status_code == 409
-    assert client.post("/step", data={"ply": "0"}, headers=HX).status_code == 409
-    assert client.post("/pause", data={"paused": "maybe"}, headers=HX).status_code in (400, 409)
+    assert send(client, "/pause", paused=1, headers=HX).status_code == 409
+    assert send(client, "/step", headers=HX).status_code == 409
+    assert send(client, "/pause", paused="maybe", headers=HX).status_code == 400
+    assert send(client, "/pause", headers=HX).status_code == 400
 
 
 def test_move_values_show_on_every_empty_square_and_are_remembered(client):
-    client.post("/values")
+    send(client, "/values", show=1)
+    send(client, "/values", show=1)  # sent twice, still shown
     html = client.get("/").get_data(as_text=True)
     assert html.count('class="value value-draw"') == 9
     assert 'aria-pressed="true"' in html
     play(client, 4)
     assert 'aria-label="Row 1, column 2, empty, ' in client.get("/").get_data(as_text=True)
-    client.post("/values")
+    send(client, "/values", show=0)
     assert "value-draw" not in client.get("/").get_data(as_text=True)
+    assert send(client, "/values", show=2, headers=HX).status_code == 400
 
 
-def test_the_hint_highlights_the_best_moves(client):
-    client.post("/new", data={"mode": "hvh"})
+def test_the_hint_marks_the_only_move_that_keeps_the_result(client):
+    send(client, "/new", mode="hvh")
     play(client, 0, 3, 1)  # X X . / O . . / . . .  -- O must block at 2
     html = client.get("/?hint=1", headers=HX).get_data(as_text=True)
     assert re.findall(r'id="cell-(\d)"\s+class="cell[^"]*is-hint', html) == ["2"]
-    assert "Hint: the top-right corner is the best move" in html
+    assert re.findall(r'id="cell-(\d)"\s+class="cell[^"]*is-pick', html) == ["2"]
+    assert "Hint: every move loses against best play; the top-right corner holds out longest." in html
 
 
-def test_the_score_counts_wins_and_can_be_reset(client):
-    client.post("/new", data={"mode": "hvh"})
+def test_the_hint_agrees_with_the_move_values(client):
+    send(client, "/values", show=1)
+    html = client.get("/?hint=1").get_data(as_text=True)
+    # All nine keep the draw; the computer would take a corner, and the page says why.
+    assert len(re.findall(r'class="cell[^"]*is-hint', html)) == 9
+    assert re.findall(r'id="cell-(\d)"\s+class="cell[^"]*is-pick', html) == ["0", "2", "6", "8"]
+    assert "all 9 squares keep the draw; the marked corners give O the most ways to go wrong" in html
+    # What the square shows ("Best") is in its name too.
+    assert 'aria-label="Row 1, column 1, empty, draw, Best move"' in html
+
+
+def test_the_score_counts_wins_and_can_be_reset_after_a_yes(client):
+    send(client, "/new", mode="hvh")
     play(client, 0, 3, 1, 4, 2)
     html = client.get("/").get_data(as_text=True)
     assert re.search(r"<dt>X</dt><dd>1</dd>", html)
-    client.post("/score/reset")
+    asked = send(client, "/score/reset", headers=HX)
+    assert "Reset the Human vs Human score to nothing?" in asked.get_data(as_text=True)
+    assert re.search(r"<dt>X</dt><dd>1</dd>", client.get("/").get_data(as_text=True))
+    send(client, "/score/reset", confirm=1)
     assert re.search(r"<dt>X</dt><dd>0</dd>", client.get("/").get_data(as_text=True))
 
 
+def test_the_score_against_the_computer_is_kept_per_difficulty(client):
+    send(client, "/new", difficulty="random", start=1)
+    while page(client)["status"] == "playing":
+        board = page(client)["board"]
+        play(client, candidates(board, "minimax")[0])
+    easy = client.get("/").get_data(as_text=True)
+    assert "Score against Easy" in easy
+    send(client, "/levels", difficulty="minimax")
+    impossible = client.get("/").get_data(as_text=True)
+    assert "Score against Impossible" in impossible
+    assert re.findall(r"<dd>(\d+)</dd>", impossible) == ["0", "0", "0"]
+    send(client, "/levels", difficulty="random")
+    assert sum(map(int, re.findall(r"<dd>(\d+)</dd>", client.get("/").get_data(as_text=True)))) == 1
+
+
 def test_impossible_never_lets_a_simple_strategy_win(client):
-    client.post("/new", data={"mode": "hvc", "difficulty": "minimax", "human": "X"})
+    send(client, "/new", mode="hvc", difficulty="minimax", human="X")
     while (board := page(client))["status"] == "playing":
-        client.post("/move", data={"cell": str(board["board"].index(".")), "ply": board["ply"]})
+        assert send(client, "/move", cell=board["board"].index(".")).status_code == 303
     assert page(client)["status"] in ("o-won", "draw")
 
 
@@ -261,16 +398,16 @@ def session_cookie(response) -> str:
 
 
 def test_the_cookie_is_small_httponly_and_lax(client):
-    client.post("/new", data={"mode": "hvh"})
+    send(client, "/new", mode="hvh")
     play(client, 0, 3, 1, 4)
-    response = client.post("/values")
+    response = send(client, "/values", show=1)
     cookie = session_cookie(response)
     assert len(cookie) < 600
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" not in cookie
 
 
 def test_the_cookie_is_secure_behind_an_https_proxy(client):
-    response = client.post("/values", headers={"X-Forwarded-Proto": "https"})
+    response = send(client, "/values", show=1, headers={"X-Forwarded-Proto": "https"})
     assert "Secure" in session_cookie(response)
 
 
@@ -278,8 +415,10 @@ def sign(app, data) -> str:
     return app.session_interface.get_signing_serializer(app).dumps(data)
 
 
-# Version | mode | side | levels: difficulty, X, O | moves | paused | values | score: 3 per mode
-GOOD = "2|hvc|X|one-ply|minimax|one-ply|40|0|0|0|0|0|0|0|0|0|0|0"
+# Version | mode | side | levels: difficulty, X, O | counts as | moves | paused | values | score:
+# 3 counts each for Easy, Medium, Impossible, Human vs Human, Computer vs Computer
+GOOD = "3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 15
+OLD = "2|hvc|X|minimax|minimax|one-ply|40|0|0|5|1|2|0|0|0|0|0|0"
 
 
 def test_a_good_cookie_reads_back(app, client):
@@ -287,47 +426,98 @@ def test_a_good_cookie_reads_back(app, client):
     assert page(client)["board"] == "O...X...."
 
 
+def test_the_cookie_before_this_version_keeps_its_game_and_its_score(app, client):
+    client.set_cookie("session", sign(app, {"game": OLD}))
+    html = client.get("/").get_data(as_text=True)
+    assert board_of(client.get("/"))["board"] == "O...X...."
+    assert "Score against Impossible" in html
+    assert re.findall(r"<dd>(\d+)</dd>", html) == ["5", "1", "2"]
+
+
 def test_the_cookie_holds_one_short_line(app, client):
-    client.post("/new", data={"mode": "hvh"})
+    send(client, "/new", mode="hvh")
     play(client, 4, 0)
     serializer = app.session_interface.get_signing_serializer(app)
     assert serializer.loads(client.get_cookie("session").value) == {
-        "game": "2|hvh|X|one-ply|minimax|one-ply|40|0|0|0|0|0|0|0|0|0|0|0"
+        "game": "3|hvh|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 15
     }
+
+
+def test_a_full_score_stays_in_the_cookie_format(app, client):
+    full = GOOD.replace("|40|0|0|0|", "|0314|0|0|999999999|")  # X X . / O O . / . . . and Easy's wins full
+    client.set_cookie(
+        "session", sign(app, {"game": full.replace("|one-ply|one-ply|one-ply|", "|random|minimax|one-ply|random|")})
+    )
+    assert page(client)["board"] == "XX.OO...."
+    send(client, "/move", cell=2)
+    line = app.session_interface.get_signing_serializer(app).loads(client.get_cookie("session").value)["game"]
+    assert "|999999999|" in line and "1000000000" not in line
+    assert "Your saved game could not be read" not in client.get("/").get_data(as_text=True)
+
+
+READ_BACK_FAILS = "Your saved game could not be read"
 
 
 @pytest.mark.parametrize(
     ("cookie", "notice"),
     [
-        ("not-a-cookie", "Your saved game could not be read"),
-        (None, "Your saved game could not be read"),  # a cookie signed with another key
-        ({"v": 1, "mode": "hvc", "moves": "40"}, "The game has been updated since your last visit"),
-        ({"game": GOOD.replace("2|", "1|", 1)}, "The game has been updated since your last visit"),
-        ({"game": GOOD.replace("|40|", "|44|")}, "Your saved game could not be read"),  # a square taken twice
-        ({"game": GOOD.replace("|40|", "|0314258|")}, "Your saved game could not be read"),  # play after a win
-        ({"game": GOOD.replace("|40|", "|4a|")}, "Your saved game could not be read"),
-        ({"game": GOOD.replace("|hvc|", "|chess|")}, "Your saved game could not be read"),
-        ({"game": GOOD.replace("|one-ply|minimax|", "|hard|minimax|")}, "Your saved game could not be read"),
-        ({"game": GOOD[:-2] + "-1"}, "Your saved game could not be read"),  # a negative score
-        ({"game": GOOD + "|0"}, "Your saved game could not be read"),  # a field too many
-        ({"game": GOOD.replace("|40|0|0|", "|40|2|0|")}, "Your saved game could not be read"),
-        ({"game": 40}, "Your saved game could not be read"),
+        ("not-a-cookie", READ_BACK_FAILS),
+        (None, READ_BACK_FAILS),  # a cookie signed with another key
+        ({"v": 1, "mode": "hvc", "moves": "40"}, READ_BACK_FAILS),  # not a field this version writes
+        ({"notice": "hello"}, "The game has been updated since your last visit"),
+        ({"game": GOOD.replace("3|", "1|", 1)}, READ_BACK_FAILS),
+        ({"game": GOOD.replace("|40|", "|44|")}, READ_BACK_FAILS),  # a square taken twice
+        ({"game": GOOD.replace("|40|", "|0314258|")}, READ_BACK_FAILS),  # play after a win
+        ({"game": GOOD.replace("|40|", "|4a|")}, READ_BACK_FAILS),
+        ({"game": GOOD.replace("|hvc|", "|chess|")}, READ_BACK_FAILS),
+        ({"game": GOOD.replace("|one-ply|minimax|", "|hard|minimax|")}, READ_BACK_FAILS),
+        ({"game": GOOD.replace("|minimax|one-ply|one-ply|", "|minimax|one-ply|hard|")}, READ_BACK_FAILS),
+        ({"game": GOOD[:-2] + "-1"}, READ_BACK_FAILS),  # a negative score
+        ({"game": GOOD[:-2] + "|1234567890"}, READ_BACK_FAILS),  # a count too wide
+        ({"game": GOOD + "|0"}, READ_BACK_FAILS),  # a field too many
+        ({"game": GOOD.replace("|40|0|0|", "|40|2|0|")}, READ_BACK_FAILS),
+        ({"game": OLD.replace("|minimax|minimax|", "|hard|minimax|")}, READ_BACK_FAILS),
+        ({"game": 40}, READ_BACK_FAILS),
+        ({"game": GOOD, "notice": 7}, READ_BACK_FAILS),
+        ({"game": GOOD, "notice_is_error": "yes"}, READ_BACK_FAILS),
+        # Valid JSON of the wrong shape, and Flask's tags for other types: never ours.
+        ([1, 2, 3], READ_BACK_FAILS),
+        ("a string", READ_BACK_FAILS),
+        (12345, READ_BACK_FAILS),
+        (None.__class__, READ_BACK_FAILS),  # stands for JSON null, signed
+        ({"game": {" m": "<b>bold</b>"}}, READ_BACK_FAILS),
+        ({"game": GOOD, "notice": {" m": "<script>alert(1)</script>"}}, READ_BACK_FAILS),
+        ({" t": [1, 2]}, READ_BACK_FAILS),
+        ({" d": "not a date"}, READ_BACK_FAILS),
+        ({" b": "!!!"}, READ_BACK_FAILS),
+        ({" x": "unknown tag"}, READ_BACK_FAILS),
+        ({"game": GOOD, " u": "not-a-uuid"}, READ_BACK_FAILS),
     ],
 )
 @pytest.mark.parametrize(("method", "path"), [("get", "/"), ("post", "/move")])
 def test_a_bad_cookie_starts_a_fresh_game_with_a_notice(app, client, cookie, notice, method, path):
     if cookie is None:
         value = sign(app, {"game": GOOD}).replace(".", ".x", 1)
-    elif isinstance(cookie, str):
+    elif cookie is None.__class__:
+        value = sign(app, None)
+    elif cookie == "not-a-cookie":
         value = cookie
     else:
         value = sign(app, cookie)
     client.set_cookie("session", value)
-    response = getattr(client, method)(path, data={"cell": "8", "ply": "2"}, headers=HX)
+    response = getattr(client, method)(path, data={"cell": "8", "game": Table(moves=(4, 0)).digest}, headers=HX)
     assert response.status_code == 200
-    assert notice in response.get_data(as_text=True)
+    html = response.get_data(as_text=True)
+    assert notice in html
+    assert "<b>" not in html and "<script>alert" not in html
     assert board_of(response)["board"] == "........."
     assert page(client)["board"] == "........."
+
+
+def test_a_notice_from_the_cookie_is_shown_as_text_never_as_markup(app, client):
+    client.set_cookie("session", sign(app, {"game": GOOD, "notice": "<em>hi</em> & bye"}))
+    html = client.get("/").get_data(as_text=True)
+    assert "&lt;em&gt;hi&lt;/em&gt; &amp; bye" in html and "<em>hi" not in html
 
 
 # --- other routes ----------------------------------------------------------------------------
@@ -387,7 +577,7 @@ def test_the_game_page_links_to_the_tree_of_its_board(client):
     # After each htmx move too, not only on the first page (the controls are not always redrawn).
     for _ in range(2):
         cell = page(client)["board"].index(".")
-        fragment = client.post("/move", data={"cell": str(cell), "ply": page(client)["ply"]}, headers=HX)
+        fragment = send(client, "/move", cell=cell, headers=HX)
         assert link.format(board_of(fragment)["board"]) in html_of(fragment)
 
 

@@ -12,7 +12,9 @@ class FormError(ValueError):
 def whole_number(form: Mapping[str, str], name: str, low: int, high: int, wrong: str) -> int:
     """The field ``name`` as a whole number from ``low`` to ``high``; ``wrong`` is the message if not."""
     text = form.get(name, "").strip()
-    if not text.isascii() or not text.isdigit() or not low <= int(text) <= high:
+    # Checked by length before int() reads it: thousands of digits would make Python itself refuse,
+    # in its own words. No form of ours pads a number, so a longer one is as wrong as any other.
+    if not text.isascii() or not text.isdigit() or len(text) > len(str(high)) or not low <= int(text) <= high:
         raise FormError(wrong)
     return int(text)
 

@@ -6,6 +6,7 @@ each of which returns a new Table or raises a ValueError that says what was wron
 
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
@@ -17,6 +18,23 @@ MODES = ("hvc", "hvh", "cvc")
 SIDES = ("X", "O")
 MODE_NAMES = {"hvc": "Human vs Computer", "hvh": "Human vs Human", "cvc": "Computer vs Computer"}
 LEVEL_NAMES = {"random": "Easy", "one-ply": "Medium", "minimax": "Impossible"}
+# The most a score counter holds: nine digits, the width the cookie keeps for each count.
+MOST = 999_999_999
+# The hex digits of Table.digest, which every form that changes the game carries.
+DIGEST_LENGTH = 12
+# How much of a visitor's own text a message repeats back: enough to recognise, never a flood.
+ECHO = 40
+
+
+def shown(text: str) -> str:
+    """A visitor's text as a message quotes it: cut short, and quoted so that blanks show.
+
+    >>> shown("online")
+    "'online'"
+    >>> len(shown("x" * 5000)) < 50
+    True
+    """
+    return repr(text if len(text) <= ECHO else text[:ECHO] + "…")
 
 
 class SettingError(ValueError):
@@ -28,7 +46,11 @@ class ConflictError(ValueError):
 
 
 class StaleBoardError(ConflictError):
-    """The request was made from a board that has changed since (a double click, another tab)."""
+    """The request was made from a page whose game has changed since (a double click, another tab)."""
+
+
+class ConfirmationNeeded(ConflictError):
+    """The request would throw away something the person may want: it waits for a yes."""
 
 
 class NotYourTurnError(ConflictError):
@@ -53,20 +75,20 @@ def replay(moves: tuple[int, ...]) -> Position:
 
 def check_mode(mode: str) -> str:
     if mode not in MODES:
-        raise SettingError(f"There is no mode {mode!r}; choose {', '.join(MODE_NAMES.values())}.")
+        raise SettingError(f"There is no mode {shown(mode)}; choose {', '.join(MODE_NAMES.values())}.")
     return mode
 
 
 def check_side(side: str) -> str:
     if side not in SIDES:
-        raise SettingError(f"There is no side {side!r}; play X (first) or O (second).")
+        raise SettingError(f"There is no side {shown(side)}; play X (first) or O (second).")
     return side
 
 
 def check_difficulty(level: str) -> str:
     if level not in LEVELS:
         names = ", ".join(f"{LEVEL_NAMES[lv]} ({lv})" for lv in LEVELS)
-        raise SettingError(f"There is no difficulty {level!r}; choose {names}.")
+        raise SettingError(f"There is no difficulty {shown(level)}; choose {names}.")
     return level
 
 
@@ -100,46 +122,90 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """Finished games in one mode: against the computer, the person's wins, losses and draws;
-    otherwise X's wins, O's wins and draws."""
+    """Finished games of one kind: against the computer, the person's wins, losses and draws;
+    otherwise X's wins, O's wins and draws. Each count stays between 0 and MOST."""
 
     first: int = 0
     second: int = 0
     draws: int = 0
 
+    def __post_init__(self):
+        for count in (self.first, self.second, self.draws):
+            if not 0 <= count <= MOST:
+                raise ValueError(f"a score count must be from 0 to {MOST}, not {count}")
+
+    def plus(self, winner_is_first: bool | None) -> Tally:
+        """The tally with one more game: won by the first side (True), the second (False), or drawn (None)."""
+        if winner_is_first is None:
+            return replace(self, draws=min(MOST, self.draws + 1))
+        if winner_is_first:
+            return replace(self, first=min(MOST, self.first + 1))
+        return replace(self, second=min(MOST, self.second + 1))
+
 
 @dataclass(frozen=True, slots=True)
 class Score:
-    """The running score of a visit, kept separately for each mode."""
+    """The running score of a visit: against the computer one tally per difficulty, and one each for
+    Human vs Human and Computer vs Computer."""
 
-    hvc: Tally = Tally()
+    easy: Tally = Tally()
+    medium: Tally = Tally()
+    impossible: Tally = Tally()
     hvh: Tally = Tally()
     cvc: Tally = Tally()
 
-    def counted(self, settings: Settings, winner: str | None, times: int = 1) -> Score:
-        """The score with one more (or, with ``times=-1``, one fewer) finished game."""
-        tally = getattr(self, settings.mode)
-        if winner is None:
-            tally = replace(tally, draws=tally.draws + times)
-        elif winner == (settings.human if settings.mode == "hvc" else "X"):
-            tally = replace(tally, first=tally.first + times)
-        else:
-            tally = replace(tally, second=tally.second + times)
-        return replace(self, **{settings.mode: tally})
+    def counted(self, settings: Settings, winner: str | None, level: str | None = None) -> Score:
+        """The score with one more finished game; against the computer it counts for ``level``
+        (by default the difficulty set now)."""
+        name = tally_name(settings.mode, level or settings.difficulty)
+        first = settings.human if settings.mode == "hvc" else "X"
+        return replace(self, **{name: getattr(self, name).plus(None if winner is None else winner == first)})
 
-    def reset(self, mode: str) -> Score:
-        return replace(self, **{mode: Tally()})
+    def of(self, mode: str, level: str) -> Tally:
+        """The tally that a game in ``mode`` (against the computer at ``level``) counts in."""
+        return getattr(self, tally_name(mode, level))
+
+    def reset(self, mode: str, level: str) -> Score:
+        return replace(self, **{tally_name(mode, level): Tally()})
+
+
+# Against the computer each difficulty keeps its own score: a win against Easy is not one against Impossible.
+_HVC_TALLIES = {"random": "easy", "one-ply": "medium", "minimax": "impossible"}
+SCORE_TALLIES = ("easy", "medium", "impossible", "hvh", "cvc")
+
+
+def tally_name(mode: str, level: str) -> str:
+    return _HVC_TALLIES[level] if mode == "hvc" else mode
+
+
+def weaker(level: str, other_level: str) -> str:
+    """The weaker of two computer levels.
+
+    >>> weaker("minimax", "random")
+    'random'
+    """
+    return min(level, other_level, key=LEVELS.index)
 
 
 @dataclass(frozen=True)
 class Table:
-    """Everything about one visitor's game, as stored in the session cookie."""
+    """Everything about one visitor's game, as stored in the session cookie.
+
+    ``counts_as`` is the difficulty a game against the computer is scored under: the weakest one
+    that played in it, so that turning Easy into Impossible just before winning counts as Easy.
+    """
 
     settings: Settings = field(default_factory=Settings)
     moves: tuple[int, ...] = ()
     paused: bool = False
     show_values: bool = False
     score: Score = field(default_factory=Score)
+    counts_as: str | None = None
+
+    def __post_init__(self):
+        if self.counts_as is None:
+            object.__setattr__(self, "counts_as", self.settings.difficulty)
+        check_difficulty(self.counts_as)
 
     @cached_property
     def position(self) -> Position:
@@ -150,28 +216,67 @@ class Table:
     def ply(self) -> int:
         return len(self.moves)
 
+    @cached_property
+    def digest(self) -> str:
+        """A short fingerprint of the game a page shows: every form carries it, so that a form
+        drawn from another game (an older page, another tab, a double submit) can be told apart.
+
+        >>> Table().digest == Table(score=Score(cvc=Tally(1, 0, 0))).digest
+        True
+        >>> Table().digest == Table(moves=(4,)).digest
+        False
+        """
+        s = self.settings
+        text = f"{s.mode}|{s.human}|{','.join(map(str, self.moves))}"
+        return hashlib.blake2b(text.encode(), digest_size=DIGEST_LENGTH // 2).hexdigest()
+
+    def check_drawn_from(self, digest: str) -> None:
+        """Refuse a request whose page was drawn from another game than this one."""
+        if digest != self.digest:
+            raise StaleBoardError("The game changed in another tab or window; here is the game as it is now.")
+
     def is_humans_turn(self) -> bool:
         return not self.position.is_over() and not self.settings.is_computer(self.position.to_move)
 
     def can_undo(self) -> bool:
+        return not self.position.is_over() and bool(self._undone_moves())
+
+    def is_in_progress(self) -> bool:
+        """A person has moved in this game and it is not over: starting another would lose it."""
+        if self.position.is_over() or self.settings.mode == "cvc":
+            return False
         return bool(self._undone_moves())
+
+    @property
+    def tally(self) -> Tally:
+        """The score this game counts in."""
+        return self.score.of(self.settings.mode, self.counts_as)
 
     # --- what a visitor can do -------------------------------------------------------------
 
-    def new_game(self, settings: Settings, rng: random.Random) -> Table:
-        """A fresh game with ``settings``; the computer makes its first move if it plays X."""
-        fresh = replace(self, settings=settings, moves=(), paused=False)
+    def new_game(self, settings: Settings, rng: random.Random, *, confirmed: bool = True) -> Table:
+        """A fresh game with ``settings``; the computer makes its first move if it plays X.
+
+        Unless ``confirmed``, a change of mode or side in the middle of a game waits for a yes.
+        """
+        changes_sides = (settings.mode, settings.human) != (self.settings.mode, self.settings.human)
+        if not confirmed and changes_sides and self.is_in_progress():
+            raise ConfirmationNeeded(f"Start a new {MODE_NAMES[settings.mode]} game? This one will be abandoned.")
+        fresh = replace(self, settings=settings, moves=(), paused=False, counts_as=settings.difficulty)
         return fresh._computer_replies(rng) if settings.mode == "hvc" else fresh
 
     def with_levels(self, difficulty=None, x_level=None, o_level=None) -> Table:
         """The same game with other computer levels, which play from the next computer move."""
         levels = {"difficulty": difficulty, "x_level": x_level, "o_level": o_level}
         changed = {name: check_difficulty(value) for name, value in levels.items() if value is not None}
-        return replace(self, settings=replace(self.settings, **changed))
+        table = replace(self, settings=replace(self.settings, **changed))
+        new = table.settings.difficulty
+        # A game under way counts as the weakest difficulty that played in it; a fresh one as the new one.
+        counts_as = weaker(self.counts_as, new) if self.moves and not self.position.is_over() else new
+        return replace(table, counts_as=counts_as)
 
-    def move(self, cell: int, ply: int, rng: random.Random) -> Table:
+    def move(self, cell: int, rng: random.Random) -> Table:
         """The person plays ``cell``; against the computer, its reply comes with it."""
-        self._check_current(ply)
         pos = self.position
         if pos.is_over():
             raise GameOverError("This game is over. Start a new game to play again.")
@@ -181,13 +286,8 @@ class Table:
             raise NotYourTurnError("It is the computer's turn.")
         return self._played(cell)._computer_replies(rng)
 
-    def step(self, ply: int | None, rng: random.Random) -> Table:
-        """In Computer vs Computer, the side to move plays one move.
-
-        With ``ply``, refuse if the board has changed since (a step already taken elsewhere).
-        """
-        if ply is not None:
-            self._check_current(ply)
+    def step(self, rng: random.Random) -> Table:
+        """In Computer vs Computer, the side to move plays one move."""
         if self.settings.mode != "cvc":
             raise NotYourTurnError("Only Computer vs Computer games play themselves.")
         pos = self.position
@@ -195,21 +295,18 @@ class Table:
             raise GameOverError("This game is over. Start a new game to watch another.")
         return self._played(choose_move(pos.board, self.settings.level(pos.to_move), rng))
 
-    def undo(self, ply: int | None = None) -> Table:
+    def undo(self) -> Table:
         """Take back the last move; against the computer, its reply and the person's move before it.
 
-        With ``ply``, refuse if the board has changed since (so a double click undoes only once).
+        A finished game's result is counted and stays counted, so a finished game cannot be undone.
         """
-        if ply is not None:
-            self._check_current(ply)
+        if self.position.is_over():
+            raise GameOverError("This game is over and its result is counted; start a new game to play again.")
         undone = self._undone_moves()
         if not undone:
             raise NothingToUndoError("There is no move to undo.")
-        table = self
-        if self.position.is_over():
-            table = replace(table, score=table.score.counted(self.settings, self.position.winner, times=-1))
         # Stepping back by hand in a computer game stops it playing on straight away.
-        return replace(table, moves=self.moves[:-undone], paused=self.settings.mode == "cvc")
+        return replace(self, moves=self.moves[:-undone], paused=self.settings.mode == "cvc")
 
     def set_paused(self, paused: bool) -> Table:
         """Pause or resume a Computer vs Computer game."""
@@ -217,23 +314,30 @@ class Table:
             raise NotYourTurnError("Only Computer vs Computer games can be paused.")
         return replace(self, paused=paused)
 
-    def toggle_values(self) -> Table:
-        return replace(self, show_values=not self.show_values)
+    def with_values(self, show: bool) -> Table:
+        """Show or hide each square's value."""
+        return replace(self, show_values=show)
 
-    def reset_score(self) -> Table:
-        return replace(self, score=self.score.reset(self.settings.mode))
+    def reset_score(self, *, confirmed: bool = True) -> Table:
+        """The same game with the score it counts in set back to nothing, once the person says yes."""
+        if not confirmed and self.tally != Tally():
+            raise ConfirmationNeeded(f"Reset the {self.score_name} score to nothing?")
+        return replace(self, score=self.score.reset(self.settings.mode, self.counts_as))
+
+    @property
+    def score_name(self) -> str:
+        """The name of the score this game counts in, such as "Impossible" or "Human vs Human"."""
+        if self.settings.mode == "hvc":
+            return LEVEL_NAMES[self.counts_as]
+        return MODE_NAMES[self.settings.mode]
 
     # --- helpers ---------------------------------------------------------------------------
-
-    def _check_current(self, ply: int) -> None:
-        if ply != self.ply:
-            raise StaleBoardError("The board changed in another tab or window; here is the game as it is now.")
 
     def _played(self, cell: int) -> Table:
         pos = self.position.play(cell)
         table = replace(self, moves=(*self.moves, cell))
         if pos.is_over():
-            table = replace(table, score=table.score.counted(self.settings, pos.winner))
+            table = replace(table, score=table.score.counted(self.settings, pos.winner, self.counts_as))
         # The new table's position is known already: hand it over instead of replaying every move.
         table.__dict__["position"] = pos
         return table

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from webapp.game import Position, cell_name, other, parse
-from webapp.match import LEVEL_NAMES, Table
+from webapp.match import LEVEL_NAMES, Table, Tally
 from webapp.solver import analyze, candidates
 
 PLACES = (
@@ -31,7 +31,8 @@ class CellView:
     label: str  # the accessible name
     value: str = ""  # "win in 3", "draw", "loss in 2" when move values are on
     result: str = ""  # "win", "draw" or "loss", for the colour
-    is_hint: bool = False
+    is_hint: bool = False  # keeps the best result there is, when a hint is asked for
+    is_pick: bool = False  # the computer's own choice among those
     is_winning: bool = False
     is_last: bool = False
 
@@ -110,7 +111,7 @@ def game_view(table: Table, *, hint: bool = False) -> GameView:
         grid=grid,
         headline=headline(table),
         tone=outcome_tone(table),
-        hint=_hint_text(grid.board, {c.index for c in grid.cells if c.is_hint}) if hint and not over else "",
+        hint=hint_text(grid.board) if hint and not over else "",
         is_running=table.settings.mode == "cvc" and not table.paused and not over,
     )
 
@@ -121,12 +122,33 @@ def _grid(board: str, last: int | None, show_values: bool, hint: bool, can_play:
     pos = parse(board)
     outcome = pos.outcome()
     values = analyze(board) if show_values and outcome is None else {}
-    hints = set(candidates(board, "minimax")) if hint and outcome is None else set()
-    cells = tuple(_cell(i, board[i], values.get(i), i in hints, i in pos.winning_line, i == last) for i in range(9))
+    keep, picks = hinted(board) if hint and outcome is None else ((), ())
+    cells = tuple(
+        _cell(i, board[i], values.get(i), i in keep, i in picks, i in pos.winning_line, i == last)
+        for i in range(len(board))
+    )
     return Grid(board, status_of(pos), pos.ply, cells, _strikes(pos), outcome is not None, can_play)
 
 
-def _cell(index, mark, value, is_hint, is_winning, is_last) -> CellView:
+def hinted(board: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The moves that keep the best result there is, and the computer's own choice among them.
+
+    >>> hinted(".........")  # every square keeps the draw; a corner gives O the most ways to go wrong
+    ((0, 1, 2, 3, 4, 5, 6, 7, 8), (0, 2, 6, 8))
+    """
+    values = analyze(board)
+    best = max(map(_rank, values.values()))
+    keep = tuple(cell for cell, value in values.items() if _rank(value) == best)
+    return keep, candidates(board, "minimax")
+
+
+def _rank(value: tuple[str, int]) -> tuple[int, int]:
+    # Any win keeps a win and any draw the draw; in a lost game only holding out longest does.
+    result, plies = value
+    return (0, plies) if result == "loss" else ({"draw": 1, "win": 2}[result], 0)
+
+
+def _cell(index, mark, value, is_hint, is_pick, is_winning, is_last) -> CellView:
     mark = "" if mark == "." else mark
     label = f"{cell_name(index)}, {mark or 'empty'}"
     words = result = ""
@@ -134,9 +156,11 @@ def _cell(index, mark, value, is_hint, is_winning, is_last) -> CellView:
         result, plies = value
         words = "draw" if result == "draw" else f"{result} in {plies}"
         label += f", {words}"
-    if is_hint:
-        label += ", suggested move"
-    return CellView(index, mark, label, words, result, is_hint, is_winning, is_last)
+    if is_pick:
+        label += ", Best move"  # the square shows "Best": its name says it too
+    elif is_hint:
+        label += ", also keeps the best result"
+    return CellView(index, mark, label, words, result, is_hint, is_pick, is_winning, is_last)
 
 
 def _strikes(pos) -> tuple[Strike, ...]:
@@ -203,16 +227,75 @@ def outcome_tone(table: Table) -> str:
     return "loss" if table.settings.mode == "hvc" and pos.winner != table.settings.human else "win"
 
 
-def score_items(table: Table) -> tuple[tuple[str, int], ...]:
-    mode = table.settings.mode
-    tally = getattr(table.score, mode)
-    first, second = ("You", "Computer") if mode == "hvc" else ("X", "O")
-    return (first, tally.first), (second, tally.second), ("Draws", tally.draws)
+@dataclass(frozen=True, slots=True)
+class ScoreView:
+    """The score the current game counts in: its name and its three counts."""
+
+    title: str
+    items: tuple[tuple[str, int], ...]
+    is_empty: bool
 
 
-def _hint_text(board: str, hints: set[int]) -> str:
-    result, plies = analyze(board)[min(hints)]
-    outcome = "holds the draw" if result == "draw" else f"{'wins' if result == 'win' else 'loses'} in {plies}"
-    if len(hints) == 1:
-        return f"Hint: {PLACES[min(hints)]} is the best move; it {outcome}."
-    return f"Hint: each highlighted square is a best move; each {outcome}."
+def score_view(table: Table) -> ScoreView:
+    """The score shown beside the game: against the computer, the current difficulty's own."""
+    tally = table.tally
+    first, second = ("You", "Computer") if table.settings.mode == "hvc" else ("X", "O")
+    items = ((first, tally.first), (second, tally.second), ("Draws", tally.draws))
+    title = f"Score against {table.score_name}" if table.settings.mode == "hvc" else f"Score, {table.score_name}"
+    return ScoreView(title, items, tally == Tally())
+
+
+# The fields a question about a new game sends again with its yes: settings, already checked.
+RESENT_FIELDS = ("mode", "human", "difficulty", "x_level", "o_level")
+ANSWERS = {"game.new": "Start the new game", "game.reset_score": "Reset the score"}
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """A question that waits for a yes: the form that says yes sends the same request again."""
+
+    question: str
+    endpoint: str
+    fields: tuple[tuple[str, str], ...]
+    yes: str
+
+    @classmethod
+    def of(cls, question: ValueError, endpoint: str, form) -> Confirmation:
+        fields = tuple((name, form[name]) for name in RESENT_FIELDS if name in form)
+        return cls(str(question), endpoint, fields, ANSWERS[endpoint])
+
+
+def hint_text(board: str) -> str:
+    """The hint's one line: which squares keep the best result, and why the marked one is the pick.
+
+    >>> hint_text(".........")
+    'Hint: all 9 squares keep the draw; the marked corners give O the most ways to go wrong.'
+    >>> hint_text("XX.OO....")
+    'Hint: the top-right corner wins at once.'
+    """
+    keep, picks = hinted(board)
+    result, plies = analyze(board)[picks[0]]
+    opponent = other(parse(board).to_move)
+    chosen = _squares(picks)
+    verb = "gives" if len(picks) == 1 else "give"
+    if result == "win":
+        if plies == 1:
+            return f"Hint: {chosen} {'wins' if len(picks) == 1 else 'win'} at once."
+        fastest = f"{chosen} {'forces' if len(picks) == 1 else 'force'} a win in {(plies + 1) // 2} of your moves"
+        return f"Hint: {fastest}." if len(keep) == len(picks) else f"Hint: {len(keep)} squares win; {fastest}."
+    if result == "loss":
+        return (
+            f"Hint: every move loses against best play; {chosen} {'holds' if len(picks) == 1 else 'hold'} out longest."
+        )
+    if len(keep) == len(picks):
+        return f"Hint: {chosen} {'keeps' if len(picks) == 1 else 'keep'} the draw."
+    count = f"all {len(keep)}" if len(keep) == len(parse(board).legal_moves()) else str(len(keep))
+    return f"Hint: {count} squares keep the draw; {chosen} {verb} {opponent} the most ways to go wrong."
+
+
+def _squares(cells: tuple[int, ...]) -> str:
+    """The marked squares in a few words, such as "the centre" or "the marked corners"."""
+    if len(cells) == 1:
+        return PLACES[cells[0]]
+    kinds = {PLACES[cell].split()[-1] for cell in cells}
+    return f"the marked {kinds.pop()}s" if len(kinds) == 1 else "the marked squares"

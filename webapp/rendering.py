@@ -11,15 +11,16 @@ from markupsafe import Markup
 
 def init_app(app: Flask) -> None:
     """Give templates addresses and drawings that are worked out once, not on every response."""
-    built: dict[tuple[str, str], str] = {}
+    built: dict[str, str] = {}
 
     def remembered_url_for(endpoint: str, **values) -> str:
-        if values:
+        # Remembered only for the app at the root and an endpoint of its own (a fixed, small set):
+        # nothing a request says can add to this dictionary.
+        if values or request.script_root or endpoint not in app.view_functions:
             return url_for(endpoint, **values)
-        key = (endpoint, request.script_root)
-        if key not in built:
-            built[key] = url_for(endpoint)
-        return built[key]
+        if endpoint not in built:
+            built[endpoint] = url_for(endpoint)
+        return built[endpoint]
 
     # A game fragment names a dozen addresses; building each through the URL map was 7% of a move.
     app.jinja_env.globals["url_for"] = remembered_url_for
@@ -30,13 +31,20 @@ def init_app(app: Flask) -> None:
     app.extensions["drawings"] = lru_cache(maxsize=4096)(_render)
 
 
-def _render(name: str, script_root: str, context: tuple) -> Markup:
+def _render(name: str, context: tuple) -> Markup:
     return Markup(render_template(name, **dict(context)))
 
 
 def remembered_partial(name: str, **context) -> Markup:
-    """A template that depends only on ``context`` (hashable values), rendered once per context."""
-    return current_app.extensions["drawings"](name, request.script_root, tuple(sorted(context.items())))
+    """A template that depends only on ``context`` (hashable values), rendered once per context.
+
+    The context must come from the game itself (checked values, never a visitor's words), so
+    that the drawings kept are bounded by what the game can show, not by what visitors send.
+    """
+    if request.script_root:
+        # Mounted below another path (rare): addresses differ, so draw without remembering.
+        return _render(name, tuple(context.items()))
+    return current_app.extensions["drawings"](name, tuple(sorted(context.items())))
 
 
 def is_htmx() -> bool:

@@ -1,46 +1,82 @@
 """The one module that reads and writes ``flask.session``: a Table in a small, signed cookie.
 
 The cookie holds one compact, versioned line of text, such as
-``2|hvc|X|one-ply|minimax|one-ply|40|0|0|0|0|0|0|0|0|0|0|0``: a string costs Flask's session
+``3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0|0|0|…``: a string costs Flask's session
 serializer far less than nested containers, on every request. Anything that does not read back as
-a legal game (a tampered or truncated cookie, an older version, impossible moves) becomes a fresh
-game with a notice, never an error.
+a legal game (a tampered or truncated cookie, an unknown version, impossible moves, a payload of the
+wrong shape) becomes a fresh game with a notice, never an error. The line before this one (version 2)
+is still read, so that nobody loses their score to an update.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from flask import request, session
 from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import BadSignature
 
-from webapp.match import MODES, Score, Settings, Table, Tally
+from webapp.match import SCORE_TALLIES, Score, Settings, Table, Tally, check_difficulty, tally_name
 
-VERSION = "2"  # 1 was a dictionary of fields
+VERSION = "3"  # 2 had one score for every difficulty; 1 was a dictionary of fields
 _WORD = r"([a-z-]{1,12})"
+_COUNT = r"\|([0-9]{1,9})"
+_MOVES = r"([0-8]{0,9})"
 # The shape of the line, checked in one pass; whether the words and moves make sense is the
 # Table's to say (Settings checks the words, replaying checks the moves).
 GAME_LINE = re.compile(
-    rf"{VERSION}\|{_WORD}\|([XO])\|{_WORD}\|{_WORD}\|{_WORD}\|([0-8]{{0,9}})\|([01])\|([01])" + r"\|([0-9]{1,9})" * 9
+    rf"3\|{_WORD}\|([XO])\|{_WORD}\|{_WORD}\|{_WORD}\|{_WORD}\|{_MOVES}\|([01])\|([01])" + _COUNT * 15
 )
+OLD_GAME_LINE = re.compile(rf"2\|{_WORD}\|([XO])\|{_WORD}\|{_WORD}\|{_WORD}\|{_MOVES}\|([01])\|([01])" + _COUNT * 9)
 UNREADABLE = "Your saved game could not be read, so a new game has started."
 OUTDATED = "The game has been updated since your last visit, so a new game has started."
+# What the session may hold, and the type of each: anything else means the cookie is not ours.
+FIELDS = {"game": str, "notice": str, "notice_is_error": bool}
+
+
+class PlainJSON:
+    """Session data as plain JSON: the game only ever stores text and flags, so none of Flask's
+    tags for dates, bytes or markup are needed, and a cookie cannot smuggle one in."""
+
+    def dumps(self, value) -> str:
+        return json.dumps(value, separators=(",", ":"))
+
+    def loads(self, text):
+        return json.loads(text)
 
 
 class GameSessionInterface(SecureCookieSessionInterface):
     """Flask's signed-cookie session that also notices a cookie it had to throw away, and makes the
     cookie Secure whenever the request came over HTTPS (as the proxy in front of us reports)."""
 
+    serializer = PlainJSON()
+
     def open_session(self, app, request):
-        opened = super().open_session(app, request)
-        if opened is not None and not opened and request.cookies.get(self.get_cookie_name(app)):
-            # A cookie came but did not verify: Flask starts an empty session without a word.
+        signer = self.get_signing_serializer(app)
+        if signer is None:
+            return None
+        text = request.cookies.get(self.get_cookie_name(app))
+        if not text:
+            return self.session_class()
+        try:
+            data = signer.loads(text, max_age=int(app.permanent_session_lifetime.total_seconds()))
+        except (BadSignature, ValueError, RecursionError):
+            data = None  # forged, expired, or not JSON (a ValueError): not a cookie we wrote
+        if not _is_ours(data):
+            opened = self.session_class()
             opened.unreadable = True
-        return opened
+            return opened
+        return self.session_class(data)
 
     def get_cookie_secure(self, app) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+
+
+def _is_ours(data) -> bool:
+    """Whether a verified cookie's payload has the shape this module writes."""
+    return isinstance(data, dict) and all(type(data[name]) is FIELDS.get(name) for name in data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,20 +91,18 @@ class Loaded:
 
 def load() -> Loaded:
     """The visitor's table and any notice for them (shown once, then forgotten)."""
-    notice = session.pop("notice", None)
-    notice_is_error = session.pop("notice_is_error", False) is True
-    if getattr(session, "unreadable", False):
-        return _fresh(UNREADABLE)
     if not session:
-        return Loaded(Table())
+        return _fresh(UNREADABLE) if getattr(session, "unreadable", False) else Loaded(Table())
+    notice = session.pop("notice", None)
+    notice_is_error = session.pop("notice_is_error", False)
     game = session.get("game")
-    if not isinstance(game, str) or game.partition("|")[0] != VERSION:
-        return _fresh(OUTDATED if game is None or isinstance(game, str) else UNREADABLE)
+    if game is None:
+        return _fresh(OUTDATED)
     try:
         table = _decode(game)
     except ValueError:
         return _fresh(UNREADABLE)
-    if not isinstance(notice, str):
+    if notice is None:
         return Loaded(table)
     return Loaded(table, notice, notice_is_error=notice_is_error)
 
@@ -90,25 +124,37 @@ def _fresh(notice: str) -> Loaded:
 
 def _encode(table: Table) -> dict:
     s = table.settings
-    counts = [n for t in (getattr(table.score, m) for m in MODES) for n in (t.first, t.second, t.draws)]
-    fields = [VERSION, s.mode, s.human, s.difficulty, s.x_level, s.o_level, "".join(map(str, table.moves))]
-    fields += [str(int(table.paused)), str(int(table.show_values)), *map(str, counts)]
+    counts = [n for name in SCORE_TALLIES for t in [getattr(table.score, name)] for n in (t.first, t.second, t.draws)]
+    fields = [VERSION, s.mode, s.human, s.difficulty, s.x_level, s.o_level, table.counts_as]
+    fields += ["".join(map(str, table.moves)), str(int(table.paused)), str(int(table.show_values)), *map(str, counts)]
     return {"game": "|".join(fields)}
 
 
 def _decode(text: str) -> Table:
     """The table in a cookie's line of text; raises ValueError for anything that is not a legal game."""
-    found = GAME_LINE.fullmatch(text)
-    if found is None:
+    if (found := GAME_LINE.fullmatch(text)) is not None:
+        mode, human, difficulty, x_level, o_level, counts_as, moves, paused, values, *counts = found.groups()
+        score = Score(*_tallies(counts))
+    elif (found := OLD_GAME_LINE.fullmatch(text)) is not None:
+        mode, human, difficulty, x_level, o_level, moves, paused, values, *counts = found.groups()
+        counts_as = difficulty
+        hvc, hvh, cvc = _tallies(counts)
+        # Version 2 kept one score against the computer: it goes on as the current difficulty's.
+        score = replace(Score(hvh=hvh, cvc=cvc), **{tally_name("hvc", check_difficulty(difficulty)): hvc})
+    else:
         raise ValueError("not a game's line")
-    mode, human, difficulty, x_level, o_level, moves, paused, values, *counts = found.groups()
-    numbers = [int(count) for count in counts]
     table = Table(
         settings=Settings(mode, human, difficulty, x_level, o_level),
         moves=tuple(int(c) for c in moves),
         paused=paused == "1",
         show_values=values == "1",
-        score=Score(*(Tally(*numbers[i : i + 3]) for i in range(0, 9, 3))),
+        score=score,
+        counts_as=counts_as,
     )
     table.position  # noqa: B018 -- replaying the moves raises if they are not a legal game
     return table
+
+
+def _tallies(counts: list[str]) -> list[Tally]:
+    numbers = [int(count) for count in counts]
+    return [Tally(*numbers[i : i + 3]) for i in range(0, len(numbers), 3)]

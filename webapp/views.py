@@ -11,22 +11,25 @@ from flask import Blueprint, abort, current_app, redirect, request, url_for
 
 from webapp import charts, state, stats
 from webapp.forms import FormError, optional_choice, whole_number
-from webapp.game import IllegalMoveError, Position, parse
+from webapp.game import IllegalMoveError, InvalidMoveError, Position, parse
 from webapp.match import (
+    DIGEST_LENGTH,
     LEVEL_NAMES,
     MODE_NAMES,
+    ConfirmationNeeded,
     ConflictError,
+    SettingError,
     Settings,
     Table,
     check_difficulty,
     check_mode,
     check_side,
 )
-from webapp.present import controls_state, game_view, score_items, status_of
+from webapp.present import Confirmation, controls_state, game_view, score_view, status_of
 from webapp.rendering import is_htmx, page_or_fragment
 from webapp.solver import LEVELS, analyze, choose_move
 from webapp.tournament import standings, tournament
-from webapp.tree import Tree, explore, parse_path
+from webapp.tree import Tree, explore, follow, parse_path
 
 bp = Blueprint("game", __name__)
 
@@ -37,18 +40,26 @@ def names():
 
 
 WRONG_CELL = "That square is not on the board."
-WRONG_PLY = "This page is out of date. Reload it and try again."
+WRONG_GAME = "This page is out of date. Reload it and try again."
+# The refusals a person can cause and be told about; any other error is a bug and must not be hidden.
+REFUSALS = (FormError, SettingError, ConflictError, InvalidMoveError, IllegalMoveError)
 
 
 def rng() -> random.Random:
     return current_app.extensions["rng"]
 
 
-def sent_ply(required: bool = True) -> int | None:
-    """The ``ply`` field: how many moves were on the board when the page was drawn."""
-    if not required and "ply" not in request.form:
-        return None
-    return whole_number(request.form, "ply", 0, 9, WRONG_PLY)
+def drawn_from() -> str:
+    """The ``game`` field: the digest of the game the page was drawn from (see Table.digest)."""
+    digest = request.form.get("game", "")
+    if len(digest) != DIGEST_LENGTH or not all(c in "0123456789abcdef" for c in digest):
+        raise FormError(WRONG_GAME)
+    return digest
+
+
+def confirmed() -> bool:
+    """Whether the person has already said yes to what this request throws away."""
+    return request.form.get("confirm") == "1"
 
 
 def respond(
@@ -59,57 +70,70 @@ def respond(
     error: ValueError | None = None,
     hint: bool = False,
     is_error: bool = False,
+    confirm: Confirmation | None = None,
 ):
     """The one place that decides what a request gets back.
 
     htmx gets the fragment that changed, with a 4xx status if the request was refused. Without
     htmx, a GET gets the full page and a POST is answered with a redirect to the page, carrying
-    its message in the session. The controls and the score are only sent again when they change
-    (``previous`` is the table before the request): a click queued on a control is not lost to a
-    redraw, and a move does not pay for drawing what it left alone.
+    its message in the session; a question that waits for a yes is the one POST answered with a page.
+    The controls and the score are only sent again when they change (``previous`` is the table
+    before the request): a click queued on a control is not lost to a redraw, and a move does not
+    pay for drawing what it left alone.
     """
     status = 200
     if error is not None:
-        status = 409 if isinstance(error, (ConflictError, IllegalMoveError)) else 400
+        status = 409 if isinstance(error, ConflictError | IllegalMoveError) else 400
         message, is_error = str(error), True
-    if request.method == "POST" and not is_htmx():
+    if request.method == "POST" and not is_htmx() and confirm is None:
         state.save(table, notice=message, notice_is_error=is_error)
         response = redirect(url_for("game.index"), 303)
         response.vary.add("HX-Request")
         return response
     if request.method == "POST" and error is None:
         state.save(table)
-    score = score_items(table)
+    score = score_view(table)
     controls = controls_state(table)
-    # The fragment is drawn from these values alone, so equal values reuse one drawing (pure=True).
     return page_or_fragment(
         "index.html",
         "partials/update.html",
         status,
-        pure=True,
+        # Drawn once for each different game view, but never when the response carries words that may
+        # come from the request (an error, a notice, a question): no cache is keyed on a visitor's text.
+        pure=message is None and confirm is None,
         settings=table.settings,
         game=game_view(table, hint=hint),
+        digest=table.digest,
         message=message,
         is_error=is_error,
+        confirm=confirm,
         controls=controls,
         controls_changed=previous is None or controls_state(previous) != controls,
-        score=score if previous is None or score_items(previous) != score else None,
+        score=score if previous is None or score_view(previous) != score else None,
+        # The setup form shows the settings as they are after a change of them, or after a question
+        # about one was asked (its dropdown already shows the choice that is waiting for a yes).
+        setup_changed=previous is not None and (previous.settings != table.settings or confirm is not None),
     )
 
 
 def act(action, says=None):
-    """Load the table, apply ``action`` to it, and respond; a refused action leaves the game as it was.
+    """Load the table, check that the form was drawn from it, apply ``action``, and respond.
 
-    ``says``, given the new table, is a message for the player about what changed.
+    A refused action leaves the game exactly as it was. ``says``, given the new table, is a
+    message for the player about what changed.
     """
     loaded = state.load()
     if loaded.reset:
         return respond(loaded.table, message=loaded.notice)
+    table = loaded.table
     try:
-        table = action(loaded.table)
-    except ValueError as error:
-        return respond(loaded.table, previous=loaded.table, error=error)
-    return respond(table, previous=loaded.table, message=says(table) if says else None)
+        table.check_drawn_from(drawn_from())
+        changed = action(table)
+    except ConfirmationNeeded as question:
+        return respond(table, previous=table, confirm=Confirmation.of(question, request.endpoint, request.form))
+    except REFUSALS as error:
+        return respond(table, previous=table, error=error)
+    return respond(changed, previous=table, message=says(changed) if says else None)
 
 
 @bp.get("/")
@@ -123,8 +147,8 @@ def move():
     def play(table: Table) -> Table:
         if "cell" not in request.form:
             raise FormError("Choose a square to play.")
-        cell = whole_number(request.form, "cell", 0, 8, WRONG_CELL)
-        return table.move(cell, sent_ply(), rng())
+        cell = whole_number(request.form, "cell", 0, table.position.geometry.cells - 1, WRONG_CELL)
+        return table.move(cell, rng())
 
     return act(play)
 
@@ -140,7 +164,8 @@ def new():
             x_level=optional_choice(request.form, "x_level", check_difficulty) or s.x_level,
             o_level=optional_choice(request.form, "o_level", check_difficulty) or s.o_level,
         )
-        return table.new_game(settings, rng())
+        # The New game button says so itself; a dropdown changed in the middle of a game asks first.
+        return table.new_game(settings, rng(), confirmed=confirmed() or request.form.get("start") == "1")
 
     return act(start)
 
@@ -161,24 +186,27 @@ def levels_message(table: Table) -> str:
     s = table.settings
     if s.mode == "cvc":
         return f"X plays {LEVEL_NAMES[s.x_level]} and O plays {LEVEL_NAMES[s.o_level]} from the next move."
+    if table.moves and not table.position.is_over() and table.counts_as != s.difficulty:
+        return (
+            f"Difficulty: {LEVEL_NAMES[s.difficulty]}, from the computer's next move. "
+            f"This game still counts as {LEVEL_NAMES[table.counts_as]}."
+        )
     return f"Difficulty: {LEVEL_NAMES[s.difficulty]}, from the computer's next move."
 
 
 @bp.post("/undo")
 def undo():
-    return act(lambda table: table.undo(sent_ply(required=False)))
+    return act(lambda table: table.undo())
 
 
 @bp.post("/step")
 def step():
-    return act(lambda table: table.step(sent_ply(required=False), rng()))
+    return act(lambda table: table.step(rng()))
 
 
 @bp.post("/pause")
 def pause():
     def pause_or_resume(table: Table) -> Table:
-        if "paused" not in request.form:
-            return table.set_paused(not table.paused)
         return table.set_paused(
             bool(whole_number(request.form, "paused", 0, 1, "Pause takes 1 (pause) or 0 (resume)."))
         )
@@ -188,12 +216,17 @@ def pause():
 
 @bp.post("/values")
 def values():
-    return act(lambda table: table.toggle_values())
+    def show_or_hide(table: Table) -> Table:
+        return table.with_values(
+            bool(whole_number(request.form, "show", 0, 1, "Move values takes 1 (show) or 0 (hide)."))
+        )
+
+    return act(show_or_hide)
 
 
 @bp.post("/score/reset")
 def reset_score():
-    return act(lambda table: table.reset_score())
+    return act(lambda table: table.reset_score(confirmed=confirmed()))
 
 
 @bp.get("/healthz")
@@ -246,6 +279,10 @@ def tree_children():
     if not path:
         abort(400, description="Name the move to open as a path of cells, such as path=4 or path=4.0.")
     fold = request.args.get("fold") == "1"
+    try:
+        follow(parse(board), path)  # every move of the path must be playable, the folded one too
+    except ValueError as error:
+        refuse(error)
     found = explored(board, path[:-1] if fold else path)
     return page_or_fragment(
         "tree.html", "partials/tree_branch.html", tree=found, node=found.node(path), pruning=pruning
