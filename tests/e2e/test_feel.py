@@ -8,6 +8,8 @@ from browsing import choose, click_cell, play_out, start
 from playwright.sync_api import Page, expect
 
 from webapp.game import cell_name
+from webapp.match import Settings, Table
+from webapp.present import headline
 
 
 def box(page: Page, selector: str) -> dict:
@@ -87,6 +89,35 @@ def test_the_board_never_moves_during_a_game(browser, live_server):
     page.get_by_role("button", name="Pause").click()
     expect(page.get_by_role("status")).to_contain_text("Paused.")
     steady("paused")
+    context.close()
+
+
+def every_headline() -> set[str]:
+    """Every status line a game can show after one move, paused or not, and the end of a game."""
+    lines = {"Sending your move…"}
+    for cell in range(9):
+        for settings in (Settings(human="O"), Settings(mode="cvc"), Settings(mode="hvh")):
+            for paused in (False, True):
+                lines.add(headline(Table(settings=settings, moves=(cell,), paused=paused)))
+    for settings in (Settings(), Settings(mode="cvc"), Settings(mode="hvh")):
+        lines.add(headline(Table(settings=settings, moves=(0, 3, 1, 4, 8, 5))))  # O wins
+    return lines
+
+
+@pytest.mark.parametrize("width", [320, 375])
+def test_every_status_line_fits_the_room_kept_for_it(browser, live_server, width):
+    context = browser.new_context(viewport={"width": width, "height": 740})
+    page = context.new_page()
+    page.goto(live_server + "/")
+    kept = box(page, "#status")["height"]
+    heights = page.locator("#status .status-text").evaluate(
+        """(line, texts) => texts.map(text => {
+          line.textContent = text;
+          return [text, document.getElementById('status').getBoundingClientRect().height];
+        })""",
+        sorted(every_headline()),
+    )
+    assert [text for text, height in heights if height != kept] == []
     context.close()
 
 
