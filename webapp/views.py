@@ -300,16 +300,15 @@ def figures() -> dict:
 
 @bp.get("/numbers")
 def numbers():
-    # The first count takes seconds (plain minimax visits every node), so until stats.numbers()
-    # has cached it, a browser gets the page at once with a placeholder that fetches the figures.
-    if is_htmx() or stats.numbers.cache_info().currsize:
-        return page_or_fragment("numbers.html", "partials/numbers_figures.html", **figures())
-    return page_or_fragment("numbers.html", "partials/numbers_pending.html", pending=stats.tree_size(Position.empty()))
+    # The count takes seconds the first time; the production server does it before the workers
+    # start (webapp/warm.py), so the page comes at once, with its figures.
+    return page_or_fragment("numbers.html", "partials/numbers_figures.html", **figures())
 
 
 @bp.get("/numbers/figures")
 def numbers_figures():
-    return page_or_fragment("numbers.html", "partials/numbers_figures.html", **figures())
+    """The address the figures once had of their own, kept for links to it: the same as /numbers."""
+    return numbers()
 
 
 @cache
