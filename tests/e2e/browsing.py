@@ -22,6 +22,8 @@ def start(page: Page, live_server: str, **choices) -> None:
     choose(page, **choices)
     page.get_by_role("button", name="New game").click()
     expect(page.locator("#board")).to_have_attribute("data-ply", re.compile(r"[01]"))
+    # The dropdowns' requests and the new game's come one after another: wait for the last answer.
+    page.wait_for_load_state("networkidle")
 
 
 def board(page: Page) -> str:
