@@ -12,8 +12,22 @@ def choose(page: Page, **choices) -> None:
     settings = page.locator("details.setup-panel")
     if settings.get_attribute("open") is None:
         page.get_by_text("Settings", exact=True).click()
+    scripted = page.locator("html.js").count() == 1
     for label, value in choices.items():
-        page.get_by_label(label, exact=True).select_option(value)
+        field = page.get_by_label(label, exact=True)
+        if scripted and field.input_value() != value:
+            # With JavaScript each change is posted at once and its answer redraws the settings: wait
+            # for that drawing, or it would put back the value of a dropdown changed in the meantime.
+            page.evaluate(SETTLED)
+            field.select_option(value)
+            page.evaluate("window.settled")
+        else:
+            field.select_option(value)
+
+
+SETTLED = """() => {
+  window.settled = new Promise(done => document.body.addEventListener('htmx:afterSettle', done, {once: true}));
+}"""
 
 
 def start(page: Page, live_server: str, **choices) -> None:
