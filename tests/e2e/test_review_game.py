@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from browsing import choose
 from playwright.sync_api import Page, expect
 
 from webapp.game import cell_name
@@ -41,7 +42,7 @@ def board(page: Page) -> str:
 def lose_to_impossible(page: Page) -> None:
     """Start a game against Impossible as X and walk into a loss: every move one that loses, if any does."""
     page.goto("/")
-    page.get_by_label("Difficulty").select_option("minimax")
+    choose(page, Difficulty="minimax")
     if page.javascript:
         # The dropdown posts at once: let that answer arrive before New game, so no click overtakes it.
         expect(page.get_by_text("Difficulty: Impossible, from the computer's next move.")).to_be_visible()
@@ -59,7 +60,7 @@ def lose_to_impossible(page: Page) -> None:
 def start_hvh(page: Page, javascript: bool = True) -> None:
     """A new Human vs Human game: with JavaScript the mode starts it, without, the New game button."""
     page.goto("/")
-    page.get_by_label("Mode").select_option("hvh")
+    choose(page, Mode="hvh")
     if not javascript:
         page.get_by_role("button", name="New game").click()
     expect(page.locator("#status")).to_have_text("X to move.")
