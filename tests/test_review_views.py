@@ -339,6 +339,21 @@ def test_the_tree_links_to_the_review_and_to_play_from_here(client):
     assert "Play from here" not in html and 'href="/review?moves=0.3.1.4.2"' in html
 
 
+def test_every_move_in_the_tree_offers_play_from_here_along_its_path(client):
+    html = text(client.get("/tree?board=XO..X....&moves=4.1.0&path=8.2"))
+    link = r'class="tree-play" href="/play-from\?moves=([0-9.]+)">Play from here<span [^>]+> after (.+?)<'
+    plays = re.findall(link, html)
+    # Each move from the root, then each reply under the opened ones: the link's order first, then the path.
+    assert ("4.1.0.8", "O in row 3, column 3") in plays and ("4.1.0.8.2", "X in row 1, column 3") in plays
+    assert ("4.1.0.8.2.3", "O in row 2, column 1") in plays
+    assert all(positions(parse_moves(moves))[-1].board.startswith("XO") for moves, _ in plays)
+    # A move that ends the game cannot be played from.
+    assert not any(positions(parse_moves(moves))[-1].is_over() for moves, _ in plays)
+    # The replies opened with htmx carry them too, from a line of the tree's own.
+    html = text(client.get("/tree/children?board=XO..X....&path=8", headers=HX))
+    assert 'href="/play-from?moves=0.1.4.8.2">Play from here' in html
+
+
 def test_the_review_links_to_the_tree_of_the_shown_position(client):
     html = text(client.get(f"/review?moves={LOST}&at=3"))
     assert 'href="/tree?board=XO..X....&amp;moves=4.1.0"' in html

@@ -40,10 +40,10 @@ bp.add_app_template_global(move_list, "move_rows")
 
 
 @bp.app_template_global()
-def line_text(board: str, hint: str | None = None) -> str | None:
-    """The moves that reach ``board`` as written in a link (``hint`` if it does), or None if none can."""
+def line_text(board: str, hint: str | None = None, then: tuple[int, ...] = ()) -> str | None:
+    """The moves that reach ``board`` (``hint`` if it does), then ``then``, as in a link; None if none can."""
     try:
-        return format_moves(line_to(board, hint))
+        return format_moves(line_to(board, hint) + tuple(then))
     except ValueError:
         return None
 
