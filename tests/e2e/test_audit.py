@@ -74,6 +74,35 @@ def test_axe_finds_nothing_on_the_learning_pages(audit_browser, live_server, axe
     context.close()
 
 
+LOST = "4.1.0.8.6.3.2"  # O answers the centre on an edge and loses to a fork
+LINKS = [
+    f"/review?moves={LOST}",  # a finished game's review, at its turning point
+    f"/review?moves={LOST}&at={len(LOST.split('.'))}",  # its end, the last move graded
+    "/?moves=4.0.8&at=2",  # a read-only position from a link
+    "/play-from?moves=4.0.8",  # the question before playing from it
+    "/?moves=4.4",  # a malformed link
+]
+
+
+@pytest.mark.parametrize("width", [320, 1280])
+def test_axe_finds_nothing_in_the_review_and_the_links(audit_browser, live_server, axe, width):
+    context, page = audit_browser(width)
+    for path in LINKS:
+        page.goto(live_server + path)
+        expect(page.get_by_role("heading", level=1)).to_be_visible()
+        axe(page, path)
+    # The live game with its move list, once it is over too.
+    start(page, live_server, Mode="hvh")
+    for cell in (0, 3, 1, 4):
+        click_cell(page, cell)
+    expect(page.get_by_role("list", name="Moves").get_by_role("link")).to_have_count(4)
+    axe(page, "a game with its moves")
+    click_cell(page, 2)
+    expect(page.get_by_role("link", name="Review this game")).to_be_visible()
+    axe(page, "a finished game with its moves")
+    context.close()
+
+
 SHIFTS = """() => {
   window.layoutShift = 0;
   new PerformanceObserver(list => {
