@@ -192,6 +192,17 @@ def test_a_shared_link_opens_in_a_fresh_browser_without_touching_its_game(visito
     expect(page.get_by_role("list", name="Moves")).to_have_count(0)
 
 
+def test_play_from_a_reply_deep_in_the_tree(visitor: Page):
+    page = visitor
+    page.goto("/tree?board=X...O....&path=8")  # X . . / . O . / . . . with X's bottom-right corner opened
+    replies = page.get_by_role("list", name="Replies to X in row 3, column 3")
+    replies.get_by_role("link", name="Play from here after O in row 1, column 3").click()
+    expect(page.get_by_role("heading", name="Play from move 4?")).to_be_visible()
+    page.get_by_role("button", name="Play from here").click()
+    expect(page.locator("#board")).to_have_attribute("data-board", "X.O.O...X")
+    expect(page.get_by_role("list", name="Moves").get_by_role("link")).to_have_count(4)
+
+
 @pytest.mark.parametrize("link", ["/?moves=4.4", "/review?moves=0.3.1.4.2.5", "/review?moves=banana", "/?moves=4&at=7"])
 def test_a_malformed_link_gets_a_friendly_page(visitor: Page, link):
     page = visitor
