@@ -70,7 +70,8 @@ def test_move_values_label_every_empty_square():
     view = game_view(Table(moves=(0, 3, 1), show_values=True, settings=Settings(mode="hvh")))
     values = {c.index: c.value for c in view.cells if c.value}
     assert values == {2: "loss in 4"} | {i: "loss in 2" for i in (4, 5, 6, 7, 8)}
-    assert "Row 1, column 3, empty, loss in 4" in [c.label for c in view.cells]
+    assert "Row 1, column 3, empty, loss in 4 moves" in [c.label for c in view.cells]
+    assert view.hint.startswith("Move values: the result with best play, and the moves of both sides")
 
 
 def test_controls_redraw_only_when_they_change():

@@ -111,7 +111,7 @@ def game_view(table: Table, *, hint: bool = False) -> GameView:
         grid=grid,
         headline=headline(table),
         tone=outcome_tone(table),
-        hint=hint_text(grid.board) if hint and not over else "",
+        hint=hint_text(grid.board) if hint and not over else VALUES_KEY if table.show_values and not over else "",
         is_running=table.settings.mode == "cvc" and not table.paused and not over,
     )
 
@@ -148,6 +148,10 @@ def _rank(value: tuple[str, int]) -> tuple[int, int]:
     return (0, plies) if result == "loss" else ({"draw": 1, "win": 2}[result], 0)
 
 
+# What the numbers on the squares count, said under the board while they are shown.
+VALUES_KEY = "Move values: the result with best play, and the moves of both sides until the game ends."
+
+
 def _cell(index, mark, value, is_hint, is_pick, is_winning, is_last) -> CellView:
     mark = "" if mark == "." else mark
     label = f"{cell_name(index)}, {mark or 'empty'}"
@@ -155,7 +159,7 @@ def _cell(index, mark, value, is_hint, is_pick, is_winning, is_last) -> CellView
     if value:
         result, plies = value
         words = "draw" if result == "draw" else f"{result} in {plies}"
-        label += f", {words}"
+        label += ", draw" if result == "draw" else f", {result} in {plies} {'move' if plies == 1 else 'moves'}"
     if is_pick:
         label += ", Best move"  # the square shows "Best": its name says it too
     elif is_hint:
