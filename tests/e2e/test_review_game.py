@@ -73,6 +73,15 @@ def play_cells(page: Page, *cells: int) -> None:
         expect(page.locator("#board")).not_to_have_attribute("data-ply", before)
 
 
+def poking_out(page: Page, selector: str) -> list[str]:
+    """The elements inside ``selector`` that reach past its right edge."""
+    return page.locator(selector).evaluate(
+        "box => { const edge = box.getBoundingClientRect().right;"
+        " return [...box.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > edge)"
+        ".map(e => e.tagName + '.' + e.className); }"
+    )
+
+
 def where(page: Page):
     return page.locator("#review-status")
 
@@ -220,8 +229,9 @@ def test_screenshots_on_a_phone(browser, live_server, scheme, shoot):
     page = context.new_page()
     page.goto(f"/review?moves={LOST}")
     expect(page.locator("#board .is-better")).to_have_count(4)
-    # Nothing is wider than the phone.
+    # Nothing is wider than the phone, and nothing pokes out of the panel of moves and links.
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert poking_out(page, ".review-side") == []
     shoot(page, f"review-phone-{scheme}")
     page.goto(f"/play-from?moves={LOST[:3]}")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
