@@ -16,7 +16,8 @@ def test_axe_finds_nothing_in_any_state_of_the_game(audit_browser, live_server, 
     start(page, live_server, Mode="hvc", Difficulty="minimax")
     axe(page, "the settings open")
     click_cell(page, 4)
-    axe(page, "mid-game")
+    expect(page.get_by_role("list", name="Moves").get_by_role("link")).to_have_count(2)
+    axe(page, "mid-game, with the moves")
     choose(page, Mode="hvh")
     expect(page.get_by_role("alert")).to_contain_text("Start a new Human vs Human game?")
     axe(page, "a question before a new game")
@@ -42,7 +43,8 @@ def test_axe_finds_nothing_in_any_state_of_the_game(audit_browser, live_server, 
     for cell in (0, 3, 1, 4, 2):
         click_cell(page, cell)
     expect(page.get_by_role("status")).to_have_text("X wins!")
-    axe(page, "a win")
+    expect(page.get_by_role("link", name="Review this game")).to_be_visible()
+    axe(page, "a win, with the moves and the review's link")
     page.get_by_role("button", name="Play again", exact=True).click()
     for cell in (0, 4, 8, 1, 7, 6, 2, 5, 3):
         click_cell(page, cell)
@@ -55,29 +57,16 @@ def test_axe_finds_nothing_in_any_state_of_the_game(audit_browser, live_server, 
     context.close()
 
 
-LEARNING = [
+LOST = "4.1.0.8.6.3.2"  # O answers the centre on an edge and loses to a fork
+PAGES = [
     "/tree?path=0&board=.........",  # a node open
     "/tree?board=X...O....&path=8&pruning=1",  # pruning on, with skipped replies
     "/numbers/figures",
     "/tournament",
     "/no-such-page",
-]
-
-
-@pytest.mark.parametrize("width", [320, 1280])
-def test_axe_finds_nothing_on_the_learning_pages(audit_browser, live_server, axe, width):
-    context, page = audit_browser(width)
-    for path in LEARNING:
-        page.goto(live_server + path)
-        expect(page.get_by_role("heading", level=1)).to_be_visible()
-        axe(page, path)
-    context.close()
-
-
-LOST = "4.1.0.8.6.3.2"  # O answers the centre on an edge and loses to a fork
-LINKS = [
+    # The live game's move list is in the states above; these are the review and the links.
     f"/review?moves={LOST}",  # a finished game's review, at its turning point
-    f"/review?moves={LOST}&at={len(LOST.split('.'))}",  # its end, the last move graded
+    f"/review?moves={LOST}&at=7",  # its end
     "/?moves=4.0.8&at=2",  # a read-only position from a link
     "/play-from?moves=4.0.8",  # the question before playing from it
     "/?moves=4.4",  # a malformed link
@@ -85,21 +74,12 @@ LINKS = [
 
 
 @pytest.mark.parametrize("width", [320, 1280])
-def test_axe_finds_nothing_in_the_review_and_the_links(audit_browser, live_server, axe, width):
+def test_axe_finds_nothing_on_the_other_pages(audit_browser, live_server, axe, width):
     context, page = audit_browser(width)
-    for path in LINKS:
+    for path in PAGES:
         page.goto(live_server + path)
         expect(page.get_by_role("heading", level=1)).to_be_visible()
         axe(page, path)
-    # The live game with its move list, once it is over too.
-    start(page, live_server, Mode="hvh")
-    for cell in (0, 3, 1, 4):
-        click_cell(page, cell)
-    expect(page.get_by_role("list", name="Moves").get_by_role("link")).to_have_count(4)
-    axe(page, "a game with its moves")
-    click_cell(page, 2)
-    expect(page.get_by_role("link", name="Review this game")).to_be_visible()
-    axe(page, "a finished game with its moves")
     context.close()
 
 
