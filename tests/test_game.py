@@ -217,3 +217,25 @@ def test_a_position_built_directly_is_checked_for_its_board_size_and_knows_its_r
     assert Position("XXXOO....").legal_moves() == ()
     with pytest.raises(InvalidBoardError, match="has 16 cells"):
         Position(".........", n=4, k=4)
+
+
+@pytest.mark.parametrize(
+    ("n", "k", "cell", "message"),
+    [
+        (3, 3, 9, "There is no square 9; squares are numbered 0 to 8."),
+        (4, 3, -1, "There is no square -1; squares are numbered 0 to 15."),
+    ],
+)
+def test_a_move_off_the_board_names_the_squares_there_are(n, k, cell, message):
+    with pytest.raises(InvalidMoveError) as refused:
+        Position.empty(n, k).play(cell)
+    assert str(refused.value) == message
+
+
+def test_the_messages_for_a_move_that_cannot_be_played_now():
+    with pytest.raises(IllegalMoveError) as refused:
+        Position.empty(4, 4).play(5).play(5)  # . . . . / . X . . / ...
+    assert str(refused.value) == "Row 2, column 2 is already taken."
+    with pytest.raises(GameOverError) as refused:
+        parse("XXXOO....").play(8)
+    assert str(refused.value) == "The game is over; start a new game to play again."
