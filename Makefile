@@ -45,7 +45,9 @@ stats: $(VENV)/.installed
 tournament: $(VENV)/.installed
 	$(BIN)/python -m webapp.solver tournament --games 100
 
+# wrk drives the load; scripts/ensure-wrk installs Debian's package when it is missing.
 load: $(VENV)/.installed
+	@scripts/ensure-wrk
 	$(BIN)/python scripts/load.py
 
 chromium:

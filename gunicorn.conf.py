@@ -4,6 +4,7 @@ Read once by the master at start-up; the platform configures us through PORT and
 """
 
 import os
+import sys
 
 # The platform tells us which port its router forwards to; 8000 is only for running it by hand.
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
@@ -12,15 +13,22 @@ bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 # per core; the platform sets WEB_CONCURRENCY to suit the machine it gives us.
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 
-# Sync workers, one request at a time each. A move is CPU work under the GIL, so threads would
-# only take turns; and a sync worker accepts a connection only when it is free, so the kernel hands
-# every request to an idle worker. A gthread worker accepts while it is busy and keep-alive then
-# pins the connection to it: measured with scripts/load.py, all eight clients' connections often
-# sat on one worker while the other core idled (see docs/load.md). The price: a client that sends
-# slowly holds a whole worker. Our only client is the platform's router and requests are small (64 KB
-# at most), so that is acceptable here; it would not be with nothing buffering in front of us.
-worker_class = "sync"
-threads = 1  # more than one would silently switch to gthread
+# gevent workers: each worker reads requests in cheap greenlets and runs the app for a request only
+# once gunicorn has parsed its headers, so a client that sends its headers or its body a byte at a
+# time holds one greenlet (a few KB), not a whole worker. Sync workers, which we used before, give
+# each connection the whole worker while it is read: two sockets trickling headers held both of them
+# and /healthz waited 20-25 s (measured; docs/serving.md has the figures). Platforms do not promise
+# a buffering proxy in front of us, so the server itself must not be stalled by slow clients.
+#
+# A move is pure-Python CPU work; under gevent it runs to the end without yielding, so while one
+# request computes, the other requests of that worker wait for it, and for no longer: the search
+# itself is the bound (a warm move takes microseconds; the costly cold searches are done in the
+# master before the workers fork, see when_ready below). A busy worker is not waiting in accept(),
+# so new connections go to the other workers meanwhile. gunicorn accepts one connection per wake-up
+# when there are several workers (max_accept = 1), which spreads connections across the workers.
+worker_class = "gevent"
+# Connections one worker keeps open at once, slow ones included; beyond it the kernel's backlog waits.
+worker_connections = 1000
 
 # A move takes milliseconds, so a worker silent this long is stuck; restart it well before the
 # router gives up on the request (commonly after 30 s).
@@ -30,16 +38,35 @@ timeout = 20
 # short, so this is plenty to finish the ones in flight and still beat the platform's SIGKILL.
 graceful_timeout = 10
 
-# Sync workers close the connection after each response (which is what lets any free worker take
-# the next request), so this only applies if the worker class above is changed: then it should be
-# longer than the router's idle timeout (commonly 60 s), so that the router, not us, closes idle
-# connections, and a request it sends cannot cross our close and come back as a 502.
-keepalive = 75
+# No keep-alive: every response closes its connection, as sync workers did. Measured with wrk (4
+# connections, 2 workers, the trivial app), kept-alive connections made gevent uneven: the median
+# fell to 0.7 ms while the p99 rose to 145-200 ms, most likely because a greenlet whose next request
+# is already waiting serves it without giving the others a turn; closing after each response gave
+# a p99 of 15-27 ms on the same busy machine (docs/serving.md). Closing also means the router never sends a
+# request on a connection we are about to close, so idle timeouts cannot race into a 502.
+keepalive = 0
 
 # Load the app once, in the master: a missing SECRET_KEY then stops the server at once with its
 # one-line reason (loaded in each worker instead, gunicorn restarts the failing workers for ever),
 # static files are fingerprinted once, and the workers share the loaded code's memory.
 preload_app = True
+
+
+def when_ready(server):
+    """Pay the app's cold costs in the master, after it loaded the app and before it forks a worker.
+
+    The solver's first call, the numbers page's count (seconds of plain minimax), the tournament and
+    the compiled templates are then in every worker's memory from its first request, a worker
+    restarted after a crash too.
+    """
+    # The load script serves a trivial app with this same file; only the game has costs to pay.
+    if "webapp.views" not in sys.modules:
+        return
+    from webapp.warm import warm_up
+
+    for name, seconds in warm_up(server.app.wsgi()).items():
+        server.log.info("Worked out %s before the workers start: %.2f s", name, seconds)
+
 
 # Each worker proves it is alive by touching a file every second; in a container /tmp can be an
 # overlay filesystem where that write stalls and gets a healthy worker killed, so keep it in memory.

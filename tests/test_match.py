@@ -213,6 +213,36 @@ def test_move_values_are_shown_or_hidden_as_asked():
     assert not Table().with_values(True).with_values(False).show_values
 
 
+# --- play from a position (the review's "Play from here") ------------------------------------
+
+
+def test_play_from_replaces_the_moves_and_keeps_the_score():
+    won = Table(settings=Settings(mode="hvh"))
+    for cell in (0, 3, 1, 4, 2):
+        won = won._played(cell)
+    assert won.score.hvh == Tally(first=1)
+    table = won.play_from((4, 1), won.settings, random.Random(1))
+    assert table.moves == (4, 1) and table.position.board == ".O..X...."
+    assert table.score == won.score
+
+
+def test_play_from_against_the_computer_lets_it_reply_on_its_turn():
+    settings = Settings(mode="hvc", human="X", difficulty="minimax")
+    table = Table(settings=settings).play_from((4,), settings, random.Random(1))
+    assert len(table.moves) == 2 and table.moves[0] == 4
+
+
+def test_play_from_pauses_a_computer_game():
+    settings = Settings(mode="cvc")
+    table = Table(settings=settings).play_from((4, 0), settings, random.Random(1))
+    assert table.paused and table.moves == (4, 0)
+
+
+def test_play_from_the_end_of_a_game_is_refused():
+    with pytest.raises(GameOverError):
+        Table().play_from((0, 3, 1, 4, 2), Settings(), random.Random(1))
+
+
 # --- what a person reads, and who counts as whom (added with the mutation run, docs/mutation.md) ---
 
 

@@ -9,11 +9,14 @@ import re
 import runpy
 import secrets
 import shlex
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -21,7 +24,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
-STARTUP_SECONDS = 30
+# The master works out the cold costs (seconds of search) before it forks: generous for a crowded CI.
+STARTUP_SECONDS = 120
 # Refusing takes a second; a server that keeps restarting workers instead never exits.
 REFUSAL_SECONDS = 15
 HTMX = {"HX-Request": "true"}
@@ -125,6 +129,18 @@ def session_cookie(headers) -> tuple[str, set[str]]:
     raise AssertionError(f"no session cookie in {headers.get_all('Set-Cookie')}")
 
 
+def fresh_digest(port: int) -> str:
+    """The digest a fresh visitor's forms carry: every form says which game it was drawn from."""
+    status, _, page = request(port, "GET", "/")
+    assert status == 200
+    return re.search(r'data-game="([^"]+)"', page.decode()).group(1)
+
+
+def new_game_form(port: int, settings: str) -> str:
+    """A fresh visitor's New game form with ``settings`` (such as "mode=hvh")."""
+    return f"{settings}&start=1&game={fresh_digest(port)}"
+
+
 @pytest.fixture(scope="module")
 def servers():
     """Two production servers, one worker each, sharing nothing but the SECRET_KEY."""
@@ -146,10 +162,22 @@ def server(servers):
     return servers[0]
 
 
+@pytest.fixture(scope="module")
+def production():
+    """One server exactly as the platform runs it: the Procfile with its default two workers."""
+    started = Gunicorn(server_environment(SECRET_KEY=secrets.token_hex(32)))
+    try:
+        started.wait_until_healthy()
+        yield started
+    finally:
+        started.stop()
+
+
 def test_one_game_alternates_between_two_servers_carrying_only_the_cookie(servers):
-    status, headers, body = request(servers[0].port, "POST", "/new", body="mode=hvh", headers=HTMX)
+    form = new_game_form(servers[0].port, "mode=hvh")
+    status, headers, body = request(servers[0].port, "POST", "/new", body=form, headers=HTMX)
     assert status == 200
-    assert board_of(body) == {"board": ".........", "status": "playing", "ply": "0"}
+    assert board_of(body) | {"game": ""} == {"board": ".........", "status": "playing", "ply": "0", "game": ""}
     cookie, _ = session_cookie(headers)
 
     # X takes the top row while O plays the middle row; each move goes to the other server.
@@ -157,12 +185,12 @@ def test_one_game_alternates_between_two_servers_carrying_only_the_cookie(server
     board = list(".........")
     for ply, cell in enumerate(moves):
         port = servers[(ply + 1) % 2].port
-        form = urlencode({"cell": cell, "ply": ply})
+        form = urlencode(hidden_fields(body) | {"cell": cell})
         status, headers, body = request(port, "POST", "/move", body=form, headers=HTMX | {"Cookie": cookie})
         assert status == 200, body.decode()
         board[cell] = "XO"[ply % 2]
         finished = ply == len(moves) - 1
-        assert board_of(body) == {
+        assert {k: v for k, v in board_of(body).items() if k != "game"} == {
             "board": "".join(board),
             "status": "x-won" if finished else "playing",
             "ply": str(ply + 1),
@@ -170,12 +198,22 @@ def test_one_game_alternates_between_two_servers_carrying_only_the_cookie(server
         cookie, _ = session_cookie(headers)
 
 
-def test_without_a_secret_key_gunicorn_refuses_to_start_and_says_why():
+@pytest.mark.parametrize(
+    ("settings", "reason"),
+    [
+        ({}, "SECRET_KEY is not set"),
+        ({"FLASK_DEBUG": "1"}, "SECRET_KEY is not set"),  # debug never brings the development key
+        ({"SECRET_KEY": "too-short-to-sign-anything"}, "SECRET_KEY is 26 characters long"),
+        ({"SECRET_KEY": "x" * 31, "FLASK_DEBUG": "1"}, "SECRET_KEY is 31 characters long"),
+    ],
+    ids=["missing", "missing-in-debug", "short", "short-in-debug"],
+)
+def test_gunicorn_refuses_to_start_without_a_good_secret_key_and_says_why(settings, reason):
     with socket.create_server((HOST, 0)) as listener:
         finished = subprocess.run(
             [*procfile_command(), "--bind", f"fd://{listener.fileno()}"],
             cwd=ROOT,
-            env=server_environment(WEB_CONCURRENCY="1"),
+            env=server_environment(WEB_CONCURRENCY="1", **settings),
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
@@ -184,7 +222,7 @@ def test_without_a_secret_key_gunicorn_refuses_to_start_and_says_why():
         )
     output = finished.stdout + finished.stderr
     assert finished.returncode != 0
-    reasons = [line for line in output.splitlines() if "SECRET_KEY" in line]
+    reasons = [line for line in output.splitlines() if reason in line]
     assert reasons, output
     assert "Traceback" not in output
 
@@ -198,7 +236,8 @@ def test_healthz_answers_ok(server):
 
 @pytest.mark.parametrize(("forwarded", "secure"), [({"X-Forwarded-Proto": "https"}, True), ({}, False)])
 def test_the_session_cookie_is_secure_exactly_when_the_router_says_https(server, forwarded, secure):
-    status, headers, _ = request(server.port, "POST", "/new", body="mode=hvh", headers=HTMX | forwarded)
+    form = new_game_form(server.port, "mode=hvh")
+    status, headers, _ = request(server.port, "POST", "/new", body=form, headers=HTMX | forwarded)
     assert status == 200
     _, attributes = session_cookie(headers)
     assert ("secure" in attributes) is secure
@@ -238,3 +277,210 @@ def test_the_config_listens_where_the_platform_says(monkeypatch, environment, bi
     assert config["bind"] == bind
     assert config["workers"] == workers
     assert config["preload_app"] is True
+
+
+# --- slow clients -------------------------------------------------------------------------------
+
+SLOW_CLIENTS = 40  # of each kind: dozens, well beyond the two workers a sync server has
+TRICKLE_EVERY = 0.25  # seconds between the bytes each slow client sends
+TRICKLE_FOR = 20  # seconds at most: the trickling stops by itself even if a test fails
+ANSWER_WITHIN = 1.0  # seconds, for every other visitor's request, as the issue sets it
+
+
+@contextmanager
+def slow_clients(port: int, opening: bytes, count: int):
+    """``count`` connections that send ``opening`` and then one more byte every TRICKLE_EVERY seconds."""
+    sockets = [socket.create_connection((HOST, port), timeout=5) for _ in range(count)]
+    done = threading.Event()
+
+    def trickle():
+        deadline = time.monotonic() + TRICKLE_FOR
+        while not done.wait(TRICKLE_EVERY) and time.monotonic() < deadline:
+            for connection in sockets:
+                with suppress(OSError):  # the server gave up on this one, which is its right
+                    connection.send(b"a")
+
+    try:
+        for connection in sockets:
+            connection.sendall(opening)
+        thread = threading.Thread(target=trickle, daemon=True)
+        thread.start()
+        yield
+    finally:
+        done.set()
+        for connection in sockets:
+            connection.close()
+
+
+SLOW_HEADERS = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "  # a header that never ends
+SLOW_BODY = (  # a form of 60,000 bytes that arrives a byte at a time
+    b"POST /move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+    b"Content-Length: 60000\r\n\r\ncell=4&x="
+)
+SLOW_CHUNKED_BODY = (
+    b"POST /new HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+    b"Transfer-Encoding: chunked\r\n\r\n1000\r\nmode=hvc&x="
+)
+
+
+def timed(port: int, method: str, path: str, **options):
+    """One request with a generous socket timeout: (seconds it took, status, headers, body)."""
+    start = time.monotonic()
+    status, headers, body = request(port, method, path, timeout=10, **options)
+    return time.monotonic() - start, status, headers, body
+
+
+def hidden_fields(html: bytes) -> dict[str, str]:
+    """The hidden fields the board's form sends: those inside it and those joined to it by ``form=``."""
+    return dict(move_form_fields(html.decode()))
+
+
+def move_form_fields(html: str) -> list[tuple[str, str]]:
+    form = re.search(r'<form class="cells"[^>]*>.*?</form>', html, re.S)
+    form_id = re.search(r'\bid="([^"]+)"', form.group().split(">", 1)[0])
+    fields = []
+    for tag in re.finditer(r"<input\b[^>]*>", html):
+        attributes = dict(re.findall(r'([a-z-]+)="([^"]*)"', tag.group()))
+        inside = form.start() < tag.start() < form.end()
+        joined = form_id is not None and attributes.get("form") == form_id.group(1)
+        if attributes.get("type") == "hidden" and (joined or (inside and "form" not in attributes)):
+            fields.append((attributes["name"], attributes.get("value", "")))
+    return fields
+
+
+def game_requests(port: int) -> list[tuple[str, float, int]]:
+    """A visitor's requests, each timed: the health check, a new game and a move with the Impossible reply."""
+    took = []
+    seconds, status, _, _ = timed(port, "GET", "/healthz")
+    took.append(("GET /healthz", seconds, status))
+    form = new_game_form(port, "mode=hvc&human=X&difficulty=minimax")
+    seconds, status, headers, body = timed(port, "POST", "/new", body=form, headers=HTMX)
+    took.append(("POST /new", seconds, status))
+    cookie, _ = session_cookie(headers)
+    move = urlencode(hidden_fields(body) | {"cell": 4})
+    seconds, status, _, body = timed(port, "POST", "/move", body=move, headers=HTMX | {"Cookie": cookie})
+    took.append(("POST /move", seconds, status))
+    assert board_of(body)["board"].count(".") == 7, "the move and the computer's reply were both played"
+    return took
+
+
+@pytest.mark.parametrize(
+    "openings",
+    [[SLOW_HEADERS], [SLOW_BODY, SLOW_CHUNKED_BODY], [SLOW_HEADERS, SLOW_BODY, SLOW_CHUNKED_BODY]],
+    ids=["headers", "bodies", "both"],
+)
+def test_slow_clients_do_not_hold_up_anyone_else(production, openings):
+    with ExitStack() as stack:
+        for opening in openings:
+            stack.enter_context(slow_clients(production.port, opening, SLOW_CLIENTS))
+        time.sleep(2 * TRICKLE_EVERY)  # the slow clients are connected and trickling
+        for _ in range(3):
+            for name, seconds, status in game_requests(production.port):
+                assert status == 200, name
+                assert seconds < ANSWER_WITHIN, f"{name} took {seconds:.2f} s behind slow clients"
+
+
+# --- bodies and redirects through the real server -------------------------------------------------
+
+LIMIT = 64 * 1024
+
+
+def chunked_request(port: int, path: str, body: bytes, headers: dict[str, str]):
+    """POST ``body`` in 8 KB chunks, with no Content-Length: (status, response headers, body)."""
+    connection = http.client.HTTPConnection(HOST, port, timeout=10)
+    try:
+        chunks = (body[i : i + 8192] for i in range(0, len(body), 8192))
+        headers = headers | {"Content-Type": "application/x-www-form-urlencoded"}
+        connection.request("POST", path, body=chunks, headers=headers, encode_chunked=True)
+        response = connection.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize(("size", "status"), [(LIMIT + 1, 413), (4 * LIMIT, 413), (LIMIT, 200)])
+def test_a_chunked_move_is_held_to_the_same_limit_as_any_other(server, size, status):
+    form = new_game_form(server.port, "mode=hvh")
+    _, headers, body = request(server.port, "POST", "/new", body=form, headers=HTMX)
+    cookie, _ = session_cookie(headers)
+    form = urlencode(hidden_fields(body) | {"cell": 4, "padding": ""}).encode()
+    got, headers, body = chunked_request(
+        server.port, "/move", form + b"a" * (size - len(form)), HTMX | {"Cookie": cookie}
+    )
+    assert got == status
+    if status == 413:
+        assert b"too large" in body
+        assert "Set-Cookie" not in headers  # the game was left as it was
+    else:
+        assert board_of(body)["board"] == "....X...."
+
+
+@pytest.mark.parametrize("size", [LIMIT + 1, 16 * LIMIT])
+@pytest.mark.parametrize(("method", "path"), [("GET", "/healthz"), ("GET", "/"), ("POST", "/move")])
+def test_an_oversized_body_gets_its_413_whatever_the_route(server, method, path, size):
+    # The whole body is sent before the answer is read: the server must not reset the connection.
+    status, _, body = request(server.port, method, path, body="a" * size)
+    assert status == 413
+    assert b"too large" in body
+
+
+@pytest.mark.parametrize("path", ["/static//app.js", "/static//favicon.svg", "/tree/", "/healthz/"])
+def test_the_server_builds_no_redirect_from_the_host_header(server, path):
+    status, headers, _ = request(server.port, "GET", path, headers={"Host": "evil.example"})
+    assert status not in range(300, 400), headers["Location"]
+
+
+def test_pages_come_gzipped_from_the_server(server):
+    _, _, plain = request(server.port, "GET", "/")
+    status, headers, packed = request(server.port, "GET", "/", headers={"Accept-Encoding": "gzip"})
+    assert status == 200
+    assert headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in headers["Vary"]
+    assert gzip.decompress(packed) == plain
+    assert len(packed) < len(plain) / 2
+
+
+# --- cold costs ----------------------------------------------------------------------------------
+
+
+def workers_of(server: Gunicorn) -> set[int]:
+    """The process ids of the master's children: its workers."""
+    children = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # The command name, in parentheses, may hold spaces; the parent's id comes after it.
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended while we looked
+        if int(fields[1]) == server.process.pid:
+            children.add(int(stat.parent.name))
+    return children
+
+
+def restart_every_worker(server: Gunicorn) -> None:
+    """Kill the workers as a crash would; return once the master has forked their replacements."""
+    killed = workers_of(server)
+    assert killed
+    for pid in killed:
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        workers = workers_of(server)
+        if len(workers) == len(killed) and not workers & killed:
+            return
+        time.sleep(0.05)
+    pytest.fail(f"the workers were not replaced:\n{server.output()}")
+
+
+COLD_PAGES = ["/numbers", "/tournament", "/api/analyze?board=.........", "/?hint=1"]
+
+
+@pytest.mark.parametrize("restarted", [False, True], ids=["first-visitors", "after-a-crash"])
+def test_no_visitor_waits_for_a_cold_cost(production, restarted):
+    if restarted:
+        restart_every_worker(production)
+    for path in COLD_PAGES:
+        seconds, status, _, _ = timed(production.port, "GET", path)
+        assert status == 200, path
+        assert seconds < ANSWER_WITHIN, f"{path} took {seconds:.2f} s"
+    assert b"549,946" in timed(production.port, "GET", "/numbers")[3]

@@ -1,7 +1,12 @@
+import io
+import re
+
 import pytest
+from flask import redirect
 from support import HX, page
 
 from webapp.match import Table
+from webapp.security import keep_redirects_on_this_site
 
 
 def test_every_page_carries_the_security_headers(client):
@@ -63,3 +68,132 @@ def test_a_refused_htmx_request_gets_a_fragment_not_a_page(client):
     )
     assert response.status_code == 403
     assert "<html" not in response.get_data(as_text=True)
+
+
+# --- bodies over the limit ----------------------------------------------------------------------
+
+LIMIT = 64 * 1024
+CHUNKED = {"Transfer-Encoding": "chunked", "Content-Type": "application/x-www-form-urlencoded"}
+
+
+def padded_form(size: int) -> bytes:
+    """A valid move (X in the centre) padded with an unknown field to ``size`` bytes."""
+    form = f"cell=4&game={Table().digest}&padding=".encode()
+    return form + b"a" * (size - len(form))
+
+
+@pytest.mark.parametrize("path", ["/move", "/new", "/undo", "/values", "/api/move"])
+@pytest.mark.parametrize("size", [LIMIT + 1, 10 * LIMIT])
+def test_a_chunked_body_over_the_limit_is_refused_like_a_long_one(client, path, size):
+    response = client.post(path, input_stream=io.BytesIO(padded_form(size)), headers={**HX, **CHUNKED})
+    assert response.status_code == 413
+    assert "too large" in response.get_data(as_text=True)
+    assert page(client)["board"] == "........."
+
+
+def test_a_chunked_body_within_the_limit_is_read_whole(client):
+    response = client.post("/move", input_stream=io.BytesIO(padded_form(LIMIT)), headers={**HX, **CHUNKED})
+    assert response.status_code == 200
+    assert page(client)["board"][4] == "X"
+
+
+def test_a_body_with_a_length_over_the_limit_is_refused(client):
+    response = client.post("/move", data=padded_form(LIMIT + 1), headers={**HX, **CHUNKED, "Transfer-Encoding": ""})
+    assert response.status_code == 413
+    assert page(client)["board"] == "........."
+
+
+def static_file(client) -> str:
+    return re.search(r'href="(/static/app\.[^"]+\.css)"', client.get("/").get_data(as_text=True)).group(1)
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["length", "chunked"])
+@pytest.mark.parametrize("path", ["/", "/healthz", "/tree", "/tournament", "/api/analyze?board=X........", "/nowhere"])
+def test_routes_that_read_no_body_refuse_an_oversized_one(client, path, chunked):
+    body = b"a" * (LIMIT + 1)
+    if chunked:
+        response = client.get(path, input_stream=io.BytesIO(body), headers=CHUNKED)
+    else:
+        response = client.get(path, data=body)
+    assert response.status_code == 413
+    assert "too large" in response.get_data(as_text=True)
+
+
+def test_static_files_refuse_an_oversized_body_too(client):
+    path = static_file(client)
+    with client.get(path) as served:
+        assert served.status_code == 200
+    response = client.get(path, data=b"a" * (LIMIT + 1))
+    assert response.status_code == 413
+
+
+# --- redirects ----------------------------------------------------------------------------------
+
+EVIL = {"Host": "evil.example"}
+
+
+@pytest.mark.parametrize(
+    "path", ["/static//app.js", "/static//favicon.svg", "/tree/", "/healthz/", "/numbers//", "/api//analyze"]
+)
+def test_no_redirect_is_built_from_the_host_header(client, path):
+    response = client.get(path, headers=EVIL)
+    assert response.status_code not in range(300, 400), response.headers.get("Location")
+
+
+def test_the_static_files_doubled_slash_is_not_redirected(client):
+    doubled = static_file(client).replace("/static/", "/static//")
+    response = client.get(doubled, headers=EVIL)
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("path", ["/move", "/new", "/undo"])
+def test_a_form_posts_redirect_stays_on_this_site(client, path):
+    response = client.post(path, data={"cell": "4", "game": Table().digest}, headers=EVIL)
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/"
+
+
+@pytest.mark.parametrize(
+    ("location", "kept"),
+    [
+        ("http://evil.example/", "/"),
+        ("https://evil.example/tree?board=X........#x", "/tree?board=X........#x"),
+        ("//evil.example/x", "/x"),
+        ("/\\evil.example/x", "/evil.example/x"),
+        ("/\t/evil.example", "/"),  # browsers drop the tab: "//evil.example"
+        ("/tree", "/tree"),
+    ],
+)
+def test_every_redirect_is_a_path_on_this_site(app, location, kept):
+    with app.test_request_context("/"):
+        response = keep_redirects_on_this_site(redirect(location))
+    assert response.headers["Location"] == kept
+
+
+# --- origins --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "https://localhost"},  # same host, another scheme
+        {"Origin": "http://localhost:8080"},  # same host, another port
+        {"Origin": "http://localhost.evil.example"},
+        {"Sec-Fetch-Site": "same-origin", "Origin": "https://evil.example"},
+        {"Sec-Fetch-Site": "none", "Origin": "https://evil.example"},
+        {"Sec-Fetch-Site": "same-origin", "Origin": "https://localhost"},
+    ],
+)
+def test_the_whole_origin_must_match(client, headers):
+    response = client.post("/move", data={"cell": "4", "game": Table().digest}, headers={**HX, **headers})
+    assert response.status_code == 403
+    assert page(client)["board"] == "........."
+
+
+@pytest.mark.parametrize(
+    ("proto", "origin", "status"),
+    [("https", "https://localhost", 200), ("https", "http://localhost", 403), ("http", "http://LOCALHOST", 200)],
+)
+def test_the_scheme_is_the_one_the_proxy_reports(client, proto, origin, status):
+    headers = {**HX, "X-Forwarded-Proto": proto, "Origin": origin, "Sec-Fetch-Site": "same-origin"}
+    assert client.post("/move", data={"cell": "4", "game": Table().digest}, headers=headers).status_code == status

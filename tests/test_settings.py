@@ -1,7 +1,9 @@
 import pytest
 
 from webapp import create_app
-from webapp.settings import ConfigError, from_environment
+from webapp.settings import DEVELOPMENT_KEY, ConfigError, from_environment
+
+LONG_ENOUGH = "k" * 32
 
 
 def test_production_refuses_to_start_without_a_secret_key():
@@ -13,16 +15,43 @@ def test_production_refuses_to_start_without_a_secret_key():
     assert isinstance(refused.value, SystemExit)
 
 
-def test_debug_and_testing_run_without_one():
-    assert create_app({"TESTING": True}).config["SECRET_KEY"]
-    assert create_app({"DEBUG": True}).config["SECRET_KEY"]
+@pytest.mark.parametrize("key", ["short", "x" * 31])
+def test_production_refuses_a_short_secret_key_in_one_line(key):
+    with pytest.raises(ConfigError) as refused:
+        create_app({"SECRET_KEY": key})
+    message = str(refused.value)
+    assert message.startswith(f"SECRET_KEY is {len(key)} characters long; it needs at least 32")
+    assert 'python -c "import secrets; print(secrets.token_urlsafe(32))"' in message
+    assert "\n" not in message
+
+
+def test_a_key_of_32_characters_is_enough():
+    assert create_app({"SECRET_KEY": LONG_ENOUGH}).config["SECRET_KEY"] == LONG_ENOUGH
+
+
+def test_testing_runs_without_one():
+    assert create_app({"TESTING": True}).config["SECRET_KEY"] == DEVELOPMENT_KEY
+
+
+def test_debug_alone_does_not_get_the_development_key(monkeypatch):
+    # FLASK_DEBUG=1 left on a production server must not sign cookies with a published key.
+    monkeypatch.delenv("FLASK_RUN_FROM_CLI", raising=False)
+    with pytest.raises(ConfigError, match="SECRET_KEY is not set"):
+        create_app({"DEBUG": True})
+
+
+def test_flask_run_in_debug_gets_the_development_key(monkeypatch):
+    monkeypatch.setenv("FLASK_RUN_FROM_CLI", "true")  # what the `flask` command sets
+    assert create_app({"DEBUG": True}).config["SECRET_KEY"] == DEVELOPMENT_KEY
+    with pytest.raises(ConfigError, match="SECRET_KEY is not set"):
+        create_app({"DEBUG": False})
 
 
 def test_configuration_comes_from_the_environment(monkeypatch):
-    monkeypatch.setenv("SECRET_KEY", "from-the-environment")
+    monkeypatch.setenv("SECRET_KEY", LONG_ENOUGH)
     monkeypatch.setenv("PORT", "8123")
     app = create_app()
-    assert app.config["SECRET_KEY"] == "from-the-environment"
+    assert app.config["SECRET_KEY"] == LONG_ENOUGH
     assert app.config["PORT"] == 8123
     assert not app.testing
 

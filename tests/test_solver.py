@@ -4,8 +4,9 @@ from collections import Counter
 import pytest
 from support import reachable_boards, reference, reference_analysis, unfinished_boards
 
-from webapp.game import InvalidBoardError, Position, other, parse
-from webapp.solver import LEVELS, UnknownLevelError, analyze, candidates, choose_move
+from webapp.game import InvalidBoardError, Position, canonical_board, other, parse
+from webapp.search import Solver
+from webapp.solver import LEVELS, TicTacToe, UnknownLevelError, analyze, candidates, choose_move
 
 
 def test_the_published_position_counts_hold_for_the_oracle():
@@ -216,3 +217,23 @@ def test_unknown_levels_are_named(level):
 def test_bad_boards_raise_the_precise_error():
     with pytest.raises(InvalidBoardError):
         choose_move("X", "random")
+
+
+class RecordingTicTacToe(TicTacToe):
+    """Tic-tac-toe that records every position whose moves a search plays."""
+
+    def __init__(self):
+        super().__init__()
+        self.expanded: set[str] = set()
+
+    def play(self, pos, move):
+        self.expanded.add(pos.board)
+        return super().play(pos, move)
+
+
+def test_the_first_call_expands_each_symmetry_class_once():
+    # The tie-break walks one representative per class instead of each symmetric twin again.
+    game = RecordingTicTacToe()
+    assert sorted(Solver(game).best_moves(Position.empty())) == [0, 2, 6, 8]
+    classes = [canonical_board(board) for board in game.expanded]
+    assert len(classes) == len(set(classes))

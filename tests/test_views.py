@@ -707,23 +707,17 @@ def uncounted(monkeypatch):
     monkeypatch.setattr(stats, "numbers", functools.cache(lambda: real))
 
 
-def test_the_numbers_page_comes_at_once_and_fetches_the_figures(client, uncounted):
+def test_the_numbers_page_shows_its_figures_at_once_even_before_they_were_counted(client, uncounted):
     html = html_of(client.get("/numbers"))
-    assert "Counting 549,946 nodes…" in html
-    assert 'hx-get="/numbers/figures" hx-trigger="load"' in html
-    assert '<a href="/numbers/figures">Count them now</a>' in html  # inside <noscript>
-    assert "<table" not in html
-    fragment = html_of(client.get("/numbers/figures", headers=HX))
-    assert "<html" not in fragment and "<table" in fragment and "<svg" in fragment
-    # Once counted, the page has the figures inline.
-    assert "<table" in html_of(client.get("/numbers"))
+    assert "<table" in html and "<svg" in html
+    assert "Counting" not in html and "hx-trigger" not in html and "spinner" not in html  # nothing waits for JS
 
 
 @pytest.mark.parametrize(("path", "headers"), [("/numbers/figures", {}), ("/numbers", HX)], ids=["no-js", "htmx"])
 def test_the_figures_without_javascript_or_for_htmx(client, uncounted, path, headers):
     html = html_of(client.get(path, headers=headers))
     assert ("<html" in html) != bool(headers)
-    assert "Counting" not in html
+    assert "<table" in html
 
 
 def test_the_figures_are_a_table_and_a_log_scale_chart(client):

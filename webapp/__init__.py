@@ -10,12 +10,21 @@ ROOT = Path(__file__).resolve().parent.parent
 def create_app(test_config=None):
     """Create and configure the Flask app; with no argument, configuration comes from the environment."""
     # Imported here so that the engine and its command line load without Flask.
-    import random
-
     from flask import Flask
     from werkzeug.middleware.proxy_fix import ProxyFix
 
-    from webapp import assets, errors, rendering, security, settings, state, views
+    from webapp import (
+        assets,
+        compression,
+        errors,
+        randomness,
+        rendering,
+        review_views,
+        security,
+        settings,
+        state,
+        views,
+    )
 
     app = Flask(
         __name__,
@@ -35,12 +44,14 @@ def create_app(test_config=None):
     settings.require_secret_key(app)
 
     app.session_interface = state.GameSessionInterface()
-    app.extensions["rng"] = random.Random(app.config["RANDOM_SEED"])
+    app.extensions["rng"] = randomness.generator(app.config["RANDOM_SEED"])
     # The platform's proxy terminates HTTPS and says so in X-Forwarded-Proto.
     app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)
     assets.init_app(app)
     security.init_app(app)
     errors.init_app(app)
     rendering.init_app(app)
+    compression.init_app(app)
     app.register_blueprint(views.bp)
+    app.register_blueprint(review_views.bp)
     return app

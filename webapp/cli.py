@@ -12,7 +12,7 @@ from dataclasses import asdict
 from webapp import bench, solver, stats, tournament
 
 # The goals the benchmark is held to; see docs/benchmarks.md.
-GOALS = {"median_us": 50, "first_call_ms": 100, "x_win_rate": 0.985, "o_win_rate": 0.906}
+GOALS = {"median_us": 50, "first_call_ms": 20, "x_win_rate": 0.985, "o_win_rate": 0.906}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,7 +80,7 @@ def run_bench(args) -> int:
     met = {
         "median_us": timing.median_us < GOALS["median_us"],
         # The machine's own speed wanders by up to 2x from run to run, so the goal is on the median.
-        "first_call_ms": first_ms < GOALS["first_call_ms"],
+        "first_call_ms": first_ms <= GOALS["first_call_ms"],
         "x_win_rate": records[0].win_rate >= GOALS["x_win_rate"] and records[0].losses == 0,
         "o_win_rate": records[1].win_rate >= GOALS["o_win_rate"] and records[1].losses == 0,
     }
@@ -99,7 +99,7 @@ def run_bench(args) -> int:
         print(f"  goal: median under {GOALS['median_us']} µs ... {verdict(met['median_us'])}")
         runs = ", ".join(f"{s * 1000:.0f}" for s in first)
         print(f"first call in a fresh process, {len(first)} runs: {runs} ms (median {first_ms:.0f} ms)")
-        print(f"  goal: median under {GOALS['first_call_ms']} ms ... {verdict(met['first_call_ms'])}")
+        print(f"  goal: median at most {GOALS['first_call_ms']} ms ... {verdict(met['first_call_ms'])}")
         for record, goal in zip(records, (GOALS["x_win_rate"], GOALS["o_win_rate"]), strict=True):
             print(
                 f"minimax as {record.side} against random, {record.games:,} games: "

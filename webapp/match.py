@@ -308,6 +308,19 @@ class Table:
         # Stepping back by hand in a computer game stops it playing on straight away.
         return replace(self, moves=self.moves[:-undone], paused=self.settings.mode == "cvc")
 
+    def play_from(self, moves: tuple[int, ...], settings: Settings, rng: random.Random) -> Table:
+        """Continue from the position after ``moves`` with ``settings``, dropping the game in hand.
+
+        The score is kept as it is: only finishing a game counts. Against the computer, it replies
+        at once if it is its turn; a Computer vs Computer game waits, paused, for Resume or Step.
+        """
+        if replay(tuple(moves)).is_over():
+            raise GameOverError("That position is the end of the game; choose an earlier move to play from.")
+        table = replace(
+            self, settings=settings, moves=tuple(moves), paused=settings.mode == "cvc", counts_as=settings.difficulty
+        )
+        return table._computer_replies(rng) if settings.mode == "hvc" else table
+
     def set_paused(self, paused: bool) -> Table:
         """Pause or resume a Computer vs Computer game."""
         if self.settings.mode != "cvc":

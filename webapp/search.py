@@ -175,19 +175,43 @@ def lookahead_scores(game: Game, state) -> dict:
 
 @dataclass
 class Solver:
-    """Perfect play for one game, remembering what it has solved in a transposition table."""
+    """Perfect play for one game, remembering the exact value of every position it has solved.
+
+    Values are keyed on ``game.key``, so each symmetry class is solved once, and the state that
+    was expanded for a class is kept as its representative: its children are already played, so
+    the tie-break in best_moves, whose figures are the same for every member of a class, walks
+    the representatives instead of playing the children of each symmetric twin again.
+    """
 
     game: Game
     table: dict = field(default_factory=dict)
+    _representatives: dict = field(default_factory=dict)
     _chances: dict = field(default_factory=dict)
     _move_values: dict = field(default_factory=dict)
 
     def value(self, state) -> int:
-        """The exact negamax value of ``state`` under perfect play."""
-        known = self.table.get(self.game.key(state))
-        if known is not None and known.is_exact():
-            return int(known.lower)
-        return int(alphabeta(self.game, state, ordered=True, table=self.table))
+        """The exact negamax value of ``state`` under perfect play.
+
+        Plain negamax over the classes, each solved once, rather than alpha-beta: best_moves needs
+        the exact value of nearly every position anyway, and the bounds a window search leaves
+        behind only had to be searched again (the first call from tic-tac-toe's empty board took
+        about twice as long that way; see docs/benchmarks.md).
+        """
+        terminal = self.game.terminal_value(state)
+        if terminal is not None:
+            return terminal
+        key = self.game.key(state)
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        value = max(-self.value(self.game.play(state, m)) for m in self.game.moves(state))
+        self.table[key] = value
+        self._representatives[key] = state
+        return value
+
+    def representative(self, state):
+        """The state expanded for ``state``'s class, if one was; otherwise ``state`` itself."""
+        return self._representatives.get(self.game.key(state), state)
 
     def move_values(self, state) -> dict:
         """The exact value, for the side to move, of each legal move."""
@@ -218,6 +242,7 @@ class Solver:
             return float((value > 0) - (value < 0))
         key = ("us", self.game.key(state))
         if key not in self._chances:
+            state = self.representative(state)
             values = self.move_values(state)
             top = max(values.values())
             self._chances[key] = max(
@@ -232,6 +257,7 @@ class Solver:
             return -float((value > 0) - (value < 0))
         key = ("them", self.game.key(state))
         if key not in self._chances:
+            state = self.representative(state)
             replies = self.game.moves(state)
             total = sum(self._chance_to_move(self.game.play(state, m)) for m in replies)
             self._chances[key] = total / len(replies)

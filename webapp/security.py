@@ -1,10 +1,12 @@
-"""Refuse cross-site form posts and send the security headers on every response."""
+"""Refuse cross-site form posts and oversized bodies, keep redirects on this site, and send the
+security headers on every response."""
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+import io
+from urllib.parse import urlsplit, urlunsplit
 
-from flask import Flask, abort, request
+from flask import Flask, abort, current_app, request
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -23,8 +25,72 @@ CONTENT_SECURITY_POLICY = "; ".join(
 
 
 def init_app(app: Flask) -> None:
+    """Register the checks; after assets.init_app, so that the body limit stands in front of the static files."""
+    # Werkzeug would answer "/static//app.js" or "/tree/" with a redirect to an absolute address
+    # built from the Host header, which anyone can set; with these off it simply finds no page.
+    app.url_map.merge_slashes = False
+    app.url_map.strict_slashes = False
+    app.before_request(refuse_oversized_bodies)
     app.before_request(refuse_cross_site_requests)
+    app.after_request(keep_redirects_on_this_site)
     app.after_request(add_security_headers)
+    app.wsgi_app = BodyLimit(app.wsgi_app, app)
+
+
+class BodyLimit:
+    """WSGI middleware that holds every request body to MAX_CONTENT_LENGTH, for every address.
+
+    A body sent in chunks declares no length, and Werkzeug then silently cuts it at the limit (a
+    move was played from the first 64 KB of a larger body). So a chunked body is read here, up to
+    one byte past the limit, and handed on with its length, and one that is too large, or declares
+    a length that is, is refused before any route, static files included, sees it.
+    """
+
+    def __init__(self, wsgi_app, app: Flask):
+        self.wsgi_app, self.app = wsgi_app, app
+
+    def __call__(self, environ, start_response):
+        limit = self.app.config["MAX_CONTENT_LENGTH"]
+        stream = environ["wsgi.input"]
+        declared = environ.get("CONTENT_LENGTH", "")
+        # The server has already taken the chunks apart; a chunked body's length is what it reads.
+        if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+            body = stream.read(limit + 1)
+            if len(body) > limit:
+                discard(stream, DRAIN_BYTES)  # the de-chunked stream ends with the last chunk
+            environ.pop("HTTP_TRANSFER_ENCODING")
+            environ.pop("wsgi.input_terminated", None)
+            environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
+        elif declared.isdigit() and int(declared) > limit:
+            # Never past the declared length: some servers hand over the raw socket.
+            discard(stream, min(int(declared), DRAIN_BYTES))
+        if environ.get("CONTENT_LENGTH", "").isdigit() and int(environ["CONTENT_LENGTH"]) > limit:
+            # Straight to Flask, past the static files, whose answer would ignore the body:
+            # refuse_oversized_bodies answers 413 the way every other refusal is answered.
+            return Flask.wsgi_app(self.app, environ, start_response)
+        return self.wsgi_app(environ, start_response)
+
+
+# The server closes the connection after the 413; if the client is still sending, unread bytes make
+# the kernel reset the connection, and the client may lose the answer before it reads it. So the
+# rest of an oversized body is read and thrown away, up to this much (then the reset is deserved).
+DRAIN_BYTES = 1024 * 1024
+
+
+def discard(stream, most: int) -> None:
+    """Read and drop up to ``most`` bytes of ``stream``, a block at a time: nothing is kept."""
+    while most > 0:
+        block = stream.read(min(64 * 1024, most))
+        if not block:
+            return
+        most -= len(block)
+
+
+def refuse_oversized_bodies():
+    """Refuse a body over the limit even on a route that would never read it."""
+    if request.content_length is not None and request.content_length > current_app.config["MAX_CONTENT_LENGTH"]:
+        limit = current_app.config["MAX_CONTENT_LENGTH"] // 1024
+        abort(413, description=f"That request was too large: the game takes at most {limit} KB.")
 
 
 def refuse_cross_site_requests():
@@ -34,18 +100,33 @@ def refuse_cross_site_requests():
     a request without either did not come from a browser page, so it cannot be forged by one.
     This works without JavaScript and without a token in every form (the approach of Go's
     net/http CrossOriginProtection); the SameSite=Lax cookie is a second line of defence.
+
+    Both headers are checked when both came: a page elsewhere cannot pass with one of them. The
+    origin is compared whole, scheme included: an http page cannot post into the https site.
     """
     if request.method in SAFE_METHODS:
         return None
     site = request.headers.get("Sec-Fetch-Site")
-    if site is not None:
-        if site in ("same-origin", "none"):
-            return None
-        abort(403, description="This request came from another site, so it was refused.")
     origin = request.headers.get("Origin")
-    if origin is not None and urlsplit(origin).netloc != request.host:
-        abort(403, description="This request came from another site, so it was refused.")
+    if site is not None and site not in ("same-origin", "none"):
+        abort(403, description=CROSS_SITE)
+    if origin is not None and origin.lower() != f"{request.scheme}://{request.host}".lower():
+        abort(403, description=CROSS_SITE)
     return None
+
+
+CROSS_SITE = "This request came from another site, so it was refused."
+
+
+def keep_redirects_on_this_site(response):
+    """Make every redirect a path on this site, whatever built it and whatever Host was sent."""
+    if response.location:
+        parts = urlsplit(response.location)
+        # Browsers read "//evil.example" and "/\\evil.example" (tabs and newlines dropped) as another
+        # host: one slash only.
+        path = "/" + parts.path.lstrip("/\\\t\r\n ")
+        response.location = urlunsplit(("", "", path, parts.query, parts.fragment))
+    return response
 
 
 SECURITY_HEADERS = (

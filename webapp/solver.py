@@ -110,7 +110,6 @@ def _placement(board: str, n: int, mark: str) -> int:
 
 GAME = TicTacToe()
 SOLVER = Solver(GAME)
-_default_rng = random.Random()
 
 
 def playable(board: str) -> Position:
@@ -152,7 +151,9 @@ def _candidates(board: str, level: str) -> tuple[int, ...]:
 
 def choose_move(board: str, level: str, rng: random.Random | None = None) -> int:
     """The cell the computer plays in ``board`` at ``level`` ("random", "one-ply" or "minimax")."""
-    return (rng or _default_rng).choice(candidates(board, level))
+    # Without a generator of its own: the random module's, which Python reseeds in each forked child.
+    choice = random.choice if rng is None else rng.choice
+    return choice(candidates(board, level))
 
 
 def analyze(board: str) -> dict[int, tuple[str, int]]:

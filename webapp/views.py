@@ -27,6 +27,7 @@ from webapp.match import (
 )
 from webapp.present import Confirmation, controls_state, game_view, score_view, status_of
 from webapp.rendering import is_htmx, page_or_fragment
+from webapp.review_views import shared_position
 from webapp.solver import LEVELS, analyze, choose_move
 from webapp.tournament import standings, tournament
 from webapp.tree import Tree, explore, follow, parse_path
@@ -103,6 +104,7 @@ def respond(
         pure=message is None and confirm is None,
         settings=table.settings,
         game=game_view(table, hint=hint),
+        moves=table.moves,
         digest=table.digest,
         message=message,
         is_error=is_error,
@@ -138,6 +140,8 @@ def act(action, says=None):
 
 @bp.get("/")
 def index():
+    if "moves" in request.args:
+        return shared_position()  # a position from a link, shown read-only
     loaded = state.load()
     return respond(loaded.table, message=loaded.notice, is_error=loaded.notice_is_error, hint="hint" in request.args)
 
@@ -300,16 +304,15 @@ def figures() -> dict:
 
 @bp.get("/numbers")
 def numbers():
-    # The first count takes seconds (plain minimax visits every node), so until stats.numbers()
-    # has cached it, a browser gets the page at once with a placeholder that fetches the figures.
-    if is_htmx() or stats.numbers.cache_info().currsize:
-        return page_or_fragment("numbers.html", "partials/numbers_figures.html", **figures())
-    return page_or_fragment("numbers.html", "partials/numbers_pending.html", pending=stats.tree_size(Position.empty()))
+    # The count takes seconds the first time; the production server does it before the workers
+    # start (webapp/warm.py), so the page comes at once, with its figures.
+    return page_or_fragment("numbers.html", "partials/numbers_figures.html", **figures())
 
 
 @bp.get("/numbers/figures")
 def numbers_figures():
-    return page_or_fragment("numbers.html", "partials/numbers_figures.html", **figures())
+    """The address the figures once had of their own, kept for links to it: the same as /numbers."""
+    return numbers()
 
 
 @cache

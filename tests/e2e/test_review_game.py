@@ -1,0 +1,231 @@
+"""The review, the move history and shared links in Chromium, with JavaScript on and off."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from webapp.game import cell_name
+from webapp.solver import analyze
+
+PHONE = {"width": 320, "height": 720}
+DESKTOP = {"width": 1280, "height": 900}
+LOST = "4.1.0.8.6.3.2"  # O answers the centre on an edge and loses to a fork
+
+
+@pytest.fixture(params=[True, False], ids=["js", "no-js"])
+def visitor(request, browser, live_server):
+    """A fresh browser context, no cookie, with JavaScript on or off; it must log no errors."""
+    context = browser.new_context(java_script_enabled=request.param, base_url=live_server, viewport=DESKTOP)
+    page = context.new_page()
+    errors = []
+    # Chromium logs every 4xx page it loads: a test that opens one on purpose says so in expects_400.
+    expected = "Failed to load resource: the server responded with a status of 400 (BAD REQUEST)"
+
+    def log(message):
+        if message.type == "error" and not (getattr(page, "expects_400", False) and message.text == expected):
+            errors.append(message.text)
+
+    page.on("console", log)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.javascript = request.param
+    yield page
+    context.close()
+    assert errors == []
+
+
+def board(page: Page) -> str:
+    return page.locator("#board").get_attribute("data-board")
+
+
+def lose_to_impossible(page: Page) -> None:
+    """Start a game against Impossible as X and walk into a loss: every move one that loses, if any does."""
+    page.goto("/")
+    page.get_by_label("Difficulty").select_option("minimax")
+    if page.javascript:
+        # The dropdown posts at once: let that answer arrive before New game, so no click overtakes it.
+        expect(page.get_by_text("Difficulty: Impossible, from the computer's next move.")).to_be_visible()
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "0")
+    while page.locator("#board").get_attribute("data-status") == "playing":
+        values = analyze(board(page))
+        cell = next((c for c, (result, _) in values.items() if result == "loss"), min(values))
+        before = page.locator("#board").get_attribute("data-ply")
+        page.get_by_role("button", name=f"{cell_name(cell)}, empty").click()
+        expect(page.locator("#board")).not_to_have_attribute("data-ply", before)
+    expect(page.locator("#status")).to_have_text("The computer wins.")
+
+
+def start_hvh(page: Page, javascript: bool = True) -> None:
+    """A new Human vs Human game: with JavaScript the mode starts it, without, the New game button."""
+    page.goto("/")
+    page.get_by_label("Mode").select_option("hvh")
+    if not javascript:
+        page.get_by_role("button", name="New game").click()
+    expect(page.locator("#status")).to_have_text("X to move.")
+
+
+def play_cells(page: Page, *cells: int) -> None:
+    for cell in cells:
+        before = page.locator("#board").get_attribute("data-ply")
+        page.get_by_role("button", name=f"{cell_name(cell)}, empty").click()
+        expect(page.locator("#board")).not_to_have_attribute("data-ply", before)
+
+
+def where(page: Page):
+    return page.locator("#review-status")
+
+
+def test_lose_to_impossible_then_review_step_and_play_from_an_earlier_move(visitor: Page, shoot):
+    page = visitor
+    lose_to_impossible(page)
+    moves = page.get_by_role("list", name="Moves")
+    expect(moves.get_by_role("link")).to_have_count(int(page.locator("#board").get_attribute("data-ply")))
+
+    page.get_by_role("link", name="Review this game").click()
+    expect(page.get_by_role("heading", name="Game review", level=1)).to_be_visible()
+    # X's first losing move: from a draw, so it is a mistake (a blunder throws away a win).
+    summary = page.locator(".review-summary")
+    expect(summary).to_have_text(
+        re.compile(r"^You held the draw until move \d; .+ let O (win|win at once|fork)\. .+\.$")
+    )
+    k = int(re.search(r"until move (\d)", summary.inner_text()).group(1))
+    turning = page.locator(".move.is-turning")
+    expect(turning).to_have_count(1)
+    expect(turning).to_contain_text("mistake")
+    expect(turning).to_have_accessible_name(re.compile(r"^X .+, mistake, the turning point$"))
+    # The board shows the position before it, the square played and the better ones.
+    expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k - 1} of \d: O .+ X to move\.$"))
+    expect(page.locator("#board .is-played")).to_contain_text("Mistake")
+    expect(page.locator("#board .is-better").first).to_contain_text("Better")
+    expect(
+        page.get_by_role("list", name=re.compile("^Board at move"))
+        .get_by_role("listitem")
+        .filter(has_text="a better move")
+        .first
+    ).to_be_attached()
+    shoot(page, f"review-desktop-{'js' if page.javascript else 'no-js'}")
+    # Taking a screenshot leaves empty style attributes behind, which htmx would copy over on a swap
+    # and the Content-Security-Policy refuse: start again from a clean page.
+    page.reload()
+
+    # Step forward and back.
+    page.get_by_role("link", name="Forward", exact=True).click()
+    expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k} of \d: X "))
+    page.get_by_role("link", name="Forward", exact=True).click()
+    expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k + 1} of \d: O "))
+    page.get_by_role("link", name="Back", exact=True).click()
+    expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k} of \d: X "))
+    expect(page.get_by_role("list", name="Moves").locator("[aria-current='step']")).to_have_count(1)
+    if page.javascript:
+        # The arrow keys step too while the list has focus, and the focus stays on the move shown.
+        page.get_by_role("list", name="Moves").locator("[aria-current='step']").focus()
+        page.keyboard.press("ArrowRight")
+        expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k + 1} of"))
+        expect(page.locator(".move-list [aria-current='step']")).to_be_focused()
+        page.keyboard.press("Home")
+        expect(where(page)).to_have_text(re.compile(r"^You are looking at the start of the game"))
+        expect(page).to_have_url(re.compile(r"/review\?at=0&moves="))
+    else:
+        page.get_by_role("link", name="Start", exact=True).click()
+        expect(where(page)).to_have_text(re.compile(r"^You are looking at the start of the game"))
+
+    # Play from the start instead, against the same computer: nothing changes until confirmed.
+    page.get_by_role("button", name="Play from here").click()
+    expect(page.get_by_role("heading", name="Play from the empty board?")).to_be_visible()
+    page.get_by_role("button", name="Play from here").click()
+    expect(page.locator("#board")).to_have_attribute("data-board", ".........")
+    expect(page.locator("#status")).to_have_text("You play X. Your turn.")
+    expect(page.get_by_text("Playing from the empty board: you play X against Impossible.")).to_be_visible()
+    # The loss stays in the score: only finishing a game counts, and looking never does.
+    expect(page.locator(".tally div").nth(1)).to_have_text(re.compile(r"Computer\s*1"))
+
+
+def test_play_from_an_earlier_move_of_the_live_game(visitor: Page):
+    page = visitor
+    start_hvh(page, page.javascript)
+    play_cells(page, 4, 0, 8, 2)
+    # Choose move 2 in the list: that position, read-only.
+    page.get_by_role("list", name="Moves").get_by_role("link", name="O top-left").click()
+    expect(where(page)).to_have_text("You are looking at move 2 of 4: O top-left. X to move.")
+    expect(page.locator("#board")).to_have_attribute("data-board", "O...X....")
+    expect(page.get_by_role("button", name=re.compile("^Row"))).to_have_count(0)
+    page.get_by_role("link", name="Forward", exact=True).click()
+    expect(where(page)).to_have_text("You are looking at move 3 of 4: X bottom-right. O to move.")
+    page.get_by_role("link", name="Back", exact=True).click()
+    expect(where(page)).to_have_text(re.compile("^You are looking at move 2 of 4"))
+    page.get_by_role("button", name="Play from here").click()
+    expect(page.get_by_text("The game you are playing now (4 moves) will be dropped.")).to_be_visible()
+    page.get_by_role("button", name="Play from here").click()
+    expect(page.locator("#board")).to_have_attribute("data-board", "O...X....")
+    expect(page.locator("#status")).to_have_text("X to move.")
+    expect(page.get_by_role("list", name="Moves").get_by_role("link")).to_have_count(2)
+
+
+def test_a_shared_link_opens_in_a_fresh_browser_without_touching_its_game(visitor: Page, shoot):
+    page = visitor
+    page.goto(f"/review?moves={LOST}")
+    expect(page.locator(".review-summary")).to_have_text(
+        "O held the draw until move 2; the top edge let X win. Any corner held."
+    )
+    expect(page.locator("#board .is-better")).to_have_count(4)
+    link = page.get_by_label("Link to this review")
+    expect(link).to_have_value(re.compile(rf"/review\?moves={re.escape(LOST)}&at=1$"))
+    copy = page.get_by_role("button", name="Copy link")
+    if page.javascript:
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        copy.click()
+        expect(page.get_by_text("Link copied.")).to_be_visible()
+        assert page.evaluate("navigator.clipboard.readText()") == link.input_value()
+    else:
+        expect(copy).to_be_hidden()  # the address is there to select instead
+    page.goto(f"/?moves={LOST}&at=5")
+    expect(where(page)).to_have_text("You are looking at move 5 of 7: X bottom-left. O to move.")
+    page.get_by_role("link", name="Explore this position in the game tree").click()
+    expect(page.get_by_role("heading", name="Game tree", level=1)).to_be_visible()
+    page.get_by_role("link", name="Review the moves to here").click()
+    expect(page).to_have_url(re.compile(r"/review\?moves=4\.1\.0\.8\.6$"))
+    # The visitor's own game is still the empty board it got on arrival.
+    page.get_by_role("link", name="Back to your game").click()
+    expect(page.locator("#board")).to_have_attribute("data-board", ".........")
+    expect(page.get_by_role("list", name="Moves")).to_have_count(0)
+
+
+@pytest.mark.parametrize("link", ["/?moves=4.4", "/review?moves=0.3.1.4.2.5", "/review?moves=banana", "/?moves=4&at=7"])
+def test_a_malformed_link_gets_a_friendly_page(visitor: Page, link):
+    page = visitor
+    page.expects_400 = True
+    response = page.goto(link)
+    assert response.status == 400
+    expect(page.get_by_role("heading", name="This link does not hold a game")).to_be_visible()
+    page.get_by_role("button", name="Start a new game").click()
+    expect(page.locator("#board")).to_have_attribute("data-board", ".........")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_screenshots_on_a_phone(browser, live_server, scheme, shoot):
+    context = browser.new_context(base_url=live_server, viewport=PHONE, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"/review?moves={LOST}")
+    expect(page.locator("#board .is-better")).to_have_count(4)
+    # Nothing is wider than the phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shoot(page, f"review-phone-{scheme}")
+    page.goto(f"/play-from?moves={LOST[:3]}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shoot(page, f"play-from-phone-{scheme}")
+    start_hvh(page)
+    play_cells(page, 4, 0, 8)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shoot(page, f"game-with-moves-phone-{scheme}")
+    context.close()
+
+
+def test_screenshot_of_the_game_with_its_moves_on_a_desktop(browser, live_server, shoot):
+    context = browser.new_context(base_url=live_server, viewport=DESKTOP, color_scheme="dark")
+    page = context.new_page()
+    start_hvh(page)
+    play_cells(page, 0, 3, 1, 4, 2)
+    expect(page.get_by_role("link", name="Review this game")).to_be_visible()
+    shoot(page, "game-with-moves-desktop-dark")
+    context.close()

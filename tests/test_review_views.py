@@ -1,0 +1,392 @@
+import random
+import re
+
+import pytest
+from support import HX, board_of, page, send
+
+from webapp.game import parse
+from webapp.review import format_moves, grade_move, parse_moves, positions
+
+LOST = "4.1.0.8.6.3.2"  # O answers the centre on an edge and loses to a fork
+
+
+def play(client, *cells):
+    """Play ``cells`` in a Human vs Human game, from a new one."""
+    send(client, "/new", mode="hvh", start=1)
+    for cell in cells:
+        send(client, "/move", cell=cell)
+
+
+def cookie(client) -> str:
+    return client.get_cookie("session").value
+
+
+def text(response) -> str:
+    return response.get_data(as_text=True)
+
+
+def digest(client) -> str:
+    """The digest of the visitor's game, which every form that changes it carries."""
+    return page(client)["game"]
+
+
+# --- the review -------------------------------------------------------------------------------
+
+
+def test_the_review_opens_before_the_mistake_and_shows_the_better_moves(client):
+    response = client.get(f"/review?moves={LOST}")
+    assert response.status_code == 200
+    html = text(response)
+    assert "O held the draw until move 2; the top edge let X win. Any corner held." in html
+    assert board_of(response) == {"board": "....X....", "ply": "1"}
+    assert "You are looking at move 1 of 7: X centre. O to move." in html
+    assert html.count('class="cell is-better"') == 4
+    assert 'class="cell is-played grade-mistake"' in html
+    assert "Row 1, column 1, empty, a better move" in html
+    assert "Move 2, O top, was a mistake: it turns a draw into a loss in 6 moves. Better: any corner." in html
+    # The move list: rounds of two, each move graded, the turning point marked.
+    assert re.search(r'class="move grade-mistake is-turning" href="/review\?moves=4.1.0.8.6.3.2&amp;at=2"', html)
+    assert html.count('class="move grade-best') == 6
+    assert 'aria-current="step"' in html
+
+
+@pytest.mark.parametrize(
+    ("at", "where", "back", "forward"),
+    [
+        ("0", "You are looking at the start of the game, before move 1 of 7.", None, "1"),
+        ("3", "You are looking at move 3 of 7: X top-left. O to move.", "2", "4"),
+        ("7", "You are looking at move 7 of 7: X top-right. X wins.", "6", None),
+    ],
+)
+@pytest.mark.parametrize("route", ["/review", "/"])
+def test_stepping_through_the_moves_without_javascript(client, route, at, where, back, forward):
+    html = text(client.get(f"{route}?moves={LOST}&at={at}"))
+    assert where in html
+    for name, target in (("step-back", back), ("step-forward", forward)):
+        link = re.search(rf'<a class="button" id="{name}"[^>]*>', html).group(0)
+        if target is None:
+            assert 'aria-disabled="true"' in link and "href" not in link
+        else:
+            assert f"at={target}&amp;moves={LOST}" in link
+    current = re.findall(r'<a class="move[^>]*aria-current="step"', html)
+    assert len(current) == (0 if at == "0" else 1)
+    assert at == "0" or f'href="{route}?moves={LOST}&amp;at={at}"' in current[0]
+
+
+def test_a_step_with_htmx_sends_the_view_and_the_status_out_of_band(client):
+    response = client.get(f"/review?moves={LOST}&at=4", headers=HX)
+    html = text(response)
+    assert "<html" not in html
+    assert html.lstrip().startswith('<div id="review-view"')
+    assert '<p id="review-status" hx-swap-oob="innerHTML">You are looking at move 4 of 7' in html
+    assert "HX-Request" in response.headers["Vary"]
+
+
+def test_the_position_from_a_link_is_read_only(client):
+    html = text(client.get(f"/?moves={LOST}&at=3"))
+    assert "A position from a game" in html
+    assert 'action="/move"' not in html and '<button type="submit" name="cell"' not in html
+    assert "grade" not in re.search(r'<ol class="move-list".*?</ol>', html, re.S).group(0)
+    assert 'href="/review?at=3&amp;moves=4.1.0.8.6.3.2"' in html  # the same position, reviewed
+    assert 'href="/tree?board=X.X.X....&amp;moves=4.1.0"' not in html  # the board after three moves is this:
+    assert 'href="/tree?board=XO..X....&amp;moves=4.1.0"' in html
+
+
+def own_game(app, client, human: str, moves: str) -> None:
+    """Give the client a game against the computer, as if played: ``moves`` with the person as ``human``."""
+    line = f"3|hvc|{human}|minimax|minimax|one-ply|minimax|{moves.replace('.', '')}|0|0" + "|0" * 15
+    serializer = app.session_interface.get_signing_serializer(app)
+    client.set_cookie("session", serializer.dumps({"game": line}))
+
+
+@pytest.mark.parametrize(
+    ("human", "moves", "summary"),
+    [
+        ("O", LOST, "You held the draw until move 2; the top edge let X win."),
+        ("X", LOST, "O held the draw until move 2; the top edge let you win."),
+        ("O", "4.1", "O held the draw until move 2; the top edge let X win."),  # another game than the link's
+    ],
+)
+def test_the_review_of_the_visitors_own_game_says_you(app, client, human, moves, summary):
+    own_game(app, client, human, moves)
+    assert summary in text(client.get(f"/review?moves={LOST}"))
+
+
+def test_opening_links_never_changes_the_visitors_game_or_score(client):
+    play(client, 4, 0)
+    before = cookie(client)
+    for url in (
+        f"/review?moves={LOST}",
+        f"/?moves={LOST}&at=2",
+        f"/review?moves={LOST}&at=5",
+        "/?moves=4.4",
+        f"/play-from?moves={LOST[:3]}",
+        "/api/review?moves=4,0",
+        "/tree?board=XO..X....&moves=4.1.0",
+    ):
+        client.get(url)
+        assert cookie(client) == before, url
+    assert page(client)["board"] == "O...X...."
+
+
+def test_the_live_board_lists_its_moves_and_links_each_position(client):
+    play(client, 4, 0, 8)
+    html = text(client.get("/"))
+    moves = re.search(r'<ol class="move-list".*?</ol>', html, re.S).group(0)
+    assert [m for m in re.findall(r">([XO] [a-z-]+)<", moves)] == ["X centre", "O top-left", "X bottom-right"]
+    assert '<a class="move" href="/?moves=4.0.8&amp;at=2">' in moves
+    assert 'href="/?moves=4.0.8&amp;at=3" aria-current="step"' in moves
+    assert 'id="step-back" href="/?moves=4.0.8&amp;at=2"' in html
+    assert "Review this game" not in html
+    # The list travels with the board after every move.
+    fragment = text(send(client, "/move", cell=2, headers=HX))
+    assert "O top-right" in fragment
+
+
+def test_a_finished_game_offers_its_review(client):
+    play(client, 0, 3, 1, 4, 2)
+    html = text(client.get("/"))
+    assert '<a class="button primary" href="/review?moves=0.3.1.4.2">Review this game</a>' in html
+
+
+# --- bad links: a friendly 400 that says what is wrong ----------------------------------------
+
+BAD_LINKS = [
+    ("moves=4.4", "Move 2 (square 4, row 2, column 2) is on a square already taken."),
+    ("moves=0.3.1.4.2.5", "Move 6 (square 5, row 2, column 3) comes after the game ended when X won on move 5."),
+    ("moves=0.1.2.3.4.5.6.7.8.0", "There are 10 moves, but a game has at most 9."),
+    ("moves=" + "1." * 300, "That is too long to be a game"),
+    ("moves=hello", "Move 1 is “hello”, which is not a square"),
+    ("moves=4.%3Cscript%3E", "Move 2 is “&lt;script&gt;”, which is not a square"),
+    ("moves=4.9", "Move 2 is “9”, which is not a square"),
+    ("moves=4.0&at=3", "The link asks for move “3”, but this game has 2 moves"),
+    ("moves=4.0&at=-1", "The link asks for move “-1”"),
+    ("moves=4&at=2", "The link asks for move “2”, but this game has 1 move: choose a number from 0 (the start) to 1."),
+    ("moves=4.0&at=two", "The link asks for move “two”"),
+    ("moves=4.0&at=" + "9" * 100, "The link asks for move “" + "9" * 40 + "…”"),
+]
+
+
+@pytest.mark.parametrize(("query", "message"), BAD_LINKS)
+@pytest.mark.parametrize("route", ["/", "/review"])
+def test_a_bad_link_gets_a_friendly_400(client, route, query, message):
+    play(client, 4)
+    before = cookie(client)
+    response = client.get(f"{route}?{query}")
+    assert response.status_code == 400
+    html = text(response)
+    assert "This link does not hold a game" in html
+    assert message in html
+    assert "Start a new game" in html and 'href="/"' in html
+    assert f'<input type="hidden" name="game" value="{digest(client)}">' in html  # the New game form works
+    for python in ("Traceback", "Error", "'", "None"):
+        assert python not in html.split("<main", 1)[1]
+    assert len(html) < 4000  # nothing sent is echoed at length
+    assert cookie(client) == before
+
+
+def test_a_bad_link_with_htmx_gets_the_message_alone(client):
+    response = client.get("/review?moves=4.4", headers=HX)
+    assert response.status_code == 400
+    assert "<html" not in text(response) and "already taken" in text(response)
+
+
+# --- the JSON twin ----------------------------------------------------------------------------
+
+
+def test_the_api_reviews_a_game(client):
+    body = client.get("/api/review?moves=4,1,0,8,6,3,2").get_json()
+    assert body["board"] == "XOXOX.X.O" and body["status"] == "x-won"
+    assert body["turning_point"] == 2
+    assert body["summary"] == "O held the draw until move 2; the top edge let X win. Any corner held."
+    assert body["moves"][1] == {
+        "move": 2,
+        "cell": 1,
+        "mover": "O",
+        "value": {"result": "loss", "plies": 6},
+        "best": {"result": "draw", "plies": 8},
+        "grade": "mistake",
+        "best_cells": [0, 2, 6, 8],
+    }
+    assert [m["grade"] for m in body["moves"]] == ["best", "mistake", "best", "best", "best", "best", "best"]
+    assert client.get("/api/review?moves=4.1.0.8.6.3.2").get_json() == body  # dots work as well
+
+
+def test_the_api_agrees_with_the_solver_on_random_games(client):
+    rng = random.Random(5)
+    for _ in range(200):
+        pos, moves = parse("........."), []
+        while not pos.is_over() and rng.random() > 0.05:
+            moves.append(rng.choice(pos.legal_moves()))
+            pos = pos.play(moves[-1])
+        body = client.get(f"/api/review?moves={format_moves(moves, ',')}").get_json()
+        for move, before in zip(body["moves"], positions(tuple(moves)), strict=False):
+            graded = grade_move(before, move["cell"], move["move"])
+            assert move["grade"] == graded.grade and tuple(move["best_cells"]) == graded.best_cells
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("", "Give the game to review"),
+        ("?moves=4,4", "Move 2 (square 4, row 2, column 2) is on a square already taken."),
+        ("?moves=4,x", "Move 2 is “x”"),
+        ("?moves=0,3,1,4,2,5", "Move 6 (square 5, row 2, column 3) comes after the game ended"),
+        ("?moves=" + "0," * 20, "at most 9"),
+    ],
+)
+def test_a_bad_api_review_is_a_400_naming_the_first_bad_move(client, query, message):
+    response = client.get(f"/api/review{query}")
+    assert response.status_code == 400
+    assert message in response.get_json()["error"]
+
+
+def test_the_api_reviews_an_empty_game(client):
+    body = client.get("/api/review?moves=").get_json()
+    assert body["moves"] == [] and body["status"] == "playing" and body["turning_point"] is None
+
+
+# --- play from here ---------------------------------------------------------------------------
+
+
+def test_play_from_asks_first_and_changes_nothing(client):
+    play(client, 4, 0, 8)
+    before = cookie(client)
+    response = client.get("/play-from?moves=4.1")
+    html = text(response)
+    assert response.status_code == 200
+    assert "Play from move 2?" in html
+    assert "The game you are playing now (3 moves) will be dropped." in html
+    assert f'name="game" value="{digest(client)}"' in html
+    assert cookie(client) == before
+
+
+def test_play_from_here_keeps_the_mode_and_the_score(app, client):
+    play(client, 0, 3, 1, 4, 2)  # X wins: the score counts it
+    send(client, "/new", mode="hvh", start=1)
+    response = client.post("/play-from", data={"moves": "4.1", "game": digest(client), "against": "same"})
+    assert response.status_code == 303 and response.headers["Location"] == "/"
+    html = text(client.get("/"))
+    assert board_of(client.get("/"))["board"] == ".O..X...."
+    assert "Playing on from move 2." in html
+    assert re.search(r"<dt>X</dt><dd>1</dd>", html)  # the score is as it was
+
+
+def test_play_this_position_against_the_computer(app, client):
+    play(client, 4)
+    client.post("/play-from", data={"moves": "4.1", "game": digest(client), "against": "computer", "level": "minimax"})
+    html = text(client.get("/"))
+    assert "you play X against Impossible" in html
+    assert board_of(client.get("/"))["board"] == ".O..X...."  # X, the visitor, is to move
+    assert 'id="difficulty"' in html and '<option value="minimax" selected>' in html
+
+
+def test_play_from_here_against_the_computer_lets_it_reply(app, client):
+    send(client, "/new", mode="hvc", human="X", difficulty="minimax", start=1)
+    client.post("/play-from", data={"moves": "4", "game": digest(client), "against": "same"})
+    assert board_of(client.get("/"))["ply"] == "2"  # the computer, playing O, answered at once
+
+
+def test_play_from_a_page_of_another_game_is_refused(app, client):
+    play(client, 4)
+    stale = digest(client)
+    send(client, "/move", cell=0)  # the game moves on in another tab
+    before = cookie(client)
+    response = client.post("/play-from", data={"moves": "4.1", "game": stale, "against": "same"})
+    assert response.status_code == 409
+    assert "Your game changed in another tab" in text(response)
+    assert f'name="game" value="{digest(client)}"' in text(response)  # the form again, for the game as it is
+    assert cookie(client) == before
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"moves": "0.3.1.4.2"}, "That position is the end of the game"),
+        ({"moves": "4.4"}, "is on a square already taken"),
+        ({"moves": "4", "against": "computer", "level": "grandmaster"}, "There is no difficulty"),
+    ],
+)
+def test_play_from_a_bad_position_is_refused(app, client, data, message):
+    play(client, 4)
+    before = cookie(client)
+    response = client.post("/play-from", data={**data, "game": digest(client)})
+    assert response.status_code == 400
+    assert message in text(response)
+    assert cookie(client) == before
+
+
+def test_play_from_the_end_of_a_game_is_not_offered(client):
+    response = client.get("/play-from?moves=0.3.1.4.2")
+    assert response.status_code == 400
+    assert "choose an earlier move" in text(response)
+    assert "Play from here" not in text(client.get("/review?moves=0.3.1.4.2&at=5"))
+    assert "Play from here" in text(client.get("/review?moves=0.3.1.4.2&at=4"))
+
+
+# --- the tree explorer and the review link to each other --------------------------------------
+
+
+def test_the_tree_links_to_the_review_and_to_play_from_here(client):
+    html = text(client.get("/tree?board=XO..X....&moves=4.1.0"))
+    assert 'href="/play-from?moves=4.1.0">Play from here</a>' in html
+    assert 'href="/review?moves=4.1.0">Review the moves to here</a>' in html
+    # Without the game it came from, the tree finds a line of play of its own.
+    html = text(client.get("/tree?board=XO..X...."))
+    assert 'href="/play-from?moves=0.1.4"' in html
+    # A finished board cannot be played from, but can be reviewed.
+    html = text(client.get("/tree?board=XXXOO...."))
+    assert "Play from here" not in html and 'href="/review?moves=0.3.1.4.2"' in html
+
+
+def test_the_review_links_to_the_tree_of_the_shown_position(client):
+    html = text(client.get(f"/review?moves={LOST}&at=3"))
+    assert 'href="/tree?board=XO..X....&amp;moves=4.1.0"' in html
+    assert parse_moves("4.1.0") == (4, 1, 0)
+
+
+def test_the_link_to_share_is_shown_whole_and_a_copy_button_waits_for_javascript(client):
+    html = text(client.get(f"/review?moves={LOST}&at=3"))
+    assert f'value="http://localhost/review?moves={LOST}&amp;at=3"' in html
+    assert 'data-copy="share-link" hidden>Copy link</button>' in html
+
+
+@pytest.mark.parametrize(
+    ("setup", "moves", "board", "paused"),
+    [
+        ({"mode": "hvh"}, "4.1", ".O..X....", None),
+        ({"mode": "hvc", "human": "X"}, "4.1", ".O..X....", None),  # the person, X, is to move
+        ({"mode": "hvc", "human": "O"}, "4", None, None),  # the person plays O, so it is their turn now
+        ({"mode": "hvc", "human": "X"}, "4", "computer replies", None),  # O is the computer's: it answers
+        ({"mode": "cvc"}, "4.1", ".O..X....", "1"),  # the computers wait, paused
+    ],
+)
+def test_play_from_here_in_every_mode_and_for_both_sides(app, client, setup, moves, board, paused):
+    send(client, "/new", start=1, **setup)
+    client.post("/play-from", data={"moves": moves, "game": digest(client), "against": "same"})
+    shown = page(client)
+    if board == "computer replies":
+        assert shown["ply"] == "2" and shown["board"][4] == "X"
+    else:
+        assert shown["board"] == (board or "....X....")
+    line = app.session_interface.get_signing_serializer(app).loads(cookie(client))["game"]
+    assert line.split("|")[1] == setup["mode"]
+    if paused:
+        assert "Paused" in text(client.get("/"))
+
+
+@pytest.mark.parametrize(
+    "setup", [{"mode": "cvc"}, {"mode": "hvc", "human": "O", "difficulty": "random"}], ids=["cvc", "hvc-as-O"]
+)
+def test_every_mode_offers_the_review_of_a_finished_game(client, setup):
+    send(client, "/new", start=1, **setup)
+    while page(client)["status"] == "playing":
+        if setup["mode"] == "cvc":
+            send(client, "/step")
+        else:
+            board = page(client)["board"]
+            send(client, "/move", cell=board.index("."))
+    html = text(client.get("/"))
+    moves = re.search(r'href="/review\?moves=([0-9.]+)">Review this game</a>', html).group(1)
+    assert positions(parse_moves(moves))[-1].board == page(client)["board"]
+    assert client.get(f"/review?moves={moves}").status_code == 200
