@@ -83,7 +83,8 @@ def test_tones_are_from_the_roots_side_to_move_all_the_way_down():
     [
         (Value("X", 0, "win"), "X has won", "X has won"),
         (Value("O", 1, "loss"), "O wins", "O wins next move"),
-        (Value("X", 4, "win"), "X wins", "X wins in 4 moves"),
+        (Value("X", 4, "win"), "X wins", "X wins in 4 moves, 2 by X"),
+        (Value("O", 5, "loss"), "O wins", "O wins in 5 moves, 3 by O"),
         (Value(None, 3, "draw"), "Draw", "Draw with best play"),
         (Value(None, 0, "draw"), "Draw", "Draw, board full"),
     ],

@@ -63,6 +63,7 @@ class GameView:
     grid: Grid
     headline: str
     hint: str
+    tone: str  # how the game ended for the player, for the status's colour: see outcome_tone()
     is_running: bool  # a Computer vs Computer game that plays on by itself
 
     @property
@@ -109,7 +110,8 @@ def game_view(table: Table, *, hint: bool = False) -> GameView:
     return GameView(
         grid=grid,
         headline=headline(table),
-        hint=hint_text(grid.board) if hint and not over else "",
+        tone=outcome_tone(table),
+        hint=hint_text(grid.board) if hint and not over else VALUES_KEY if table.show_values and not over else "",
         is_running=table.settings.mode == "cvc" and not table.paused and not over,
     )
 
@@ -146,6 +148,10 @@ def _rank(value: tuple[str, int]) -> tuple[int, int]:
     return (0, plies) if result == "loss" else ({"draw": 1, "win": 2}[result], 0)
 
 
+# What the numbers on the squares count, said under the board while they are shown.
+VALUES_KEY = "Move values: the result with best play, and the moves of both sides until the game ends."
+
+
 def _cell(index, mark, value, is_hint, is_pick, is_winning, is_last) -> CellView:
     mark = "" if mark == "." else mark
     label = f"{cell_name(index)}, {mark or 'empty'}"
@@ -153,7 +159,7 @@ def _cell(index, mark, value, is_hint, is_pick, is_winning, is_last) -> CellView
     if value:
         result, plies = value
         words = "draw" if result == "draw" else f"{result} in {plies}"
-        label += f", {words}"
+        label += ", draw" if result == "draw" else f", {result} in {plies} {'move' if plies == 1 else 'moves'}"
     if is_pick:
         label += ", Best move"  # the square shows "Best": its name says it too
     elif is_hint:
@@ -192,33 +198,37 @@ def controls_state(table: Table) -> Controls:
 
 
 def headline(table: Table) -> str:
-    """The one status line: whose turn it is and what just happened."""
+    """The one status line: whose turn it is and what just happened, short enough for two lines on a phone."""
     s, pos = table.settings, table.position
     winner = pos.winner
+    if pos.is_draw():
+        return "It's a draw."
     if s.mode == "hvc":
         if winner:
             return "You win!" if winner == s.human else "The computer wins."
-        if pos.is_draw():
-            return "It's a draw."
         if not table.moves or pos.to_move != s.human:
             return f"You play {s.human}. Your turn."
         return f"The computer took {PLACES[table.moves[-1]]}. Your turn."
     if s.mode == "hvh":
-        if winner:
-            return f"{winner} wins!"
-        if pos.is_draw():
-            return "It's a draw."
-        return f"{pos.to_move} to move."
-    names = {side: f"{side} ({LEVEL_NAMES[s.level(side)]})" for side in "XO"}
+        return f"{winner} wins!" if winner else f"{pos.to_move} to move."
+    # The levels are on the settings line; naming them here made the line wrap on a phone.
     if winner:
-        return f"{names[winner]} wins."
-    if pos.is_draw():
-        return "It's a draw."
+        return f"{winner} ({LEVEL_NAMES[s.level(winner)]}) wins."
     paused = "Paused. " if table.paused else ""
     if table.moves:
-        mover = other(pos.to_move)
-        return f"{paused}{names[mover]} took {PLACES[table.moves[-1]]}; {names[pos.to_move]} to move."
-    return f"{paused}{names[pos.to_move]} to move."
+        return f"{paused}{other(pos.to_move)} took {PLACES[table.moves[-1]]}; {pos.to_move} to move."
+    return f"{paused}{pos.to_move} to move."
+
+
+def outcome_tone(table: Table) -> str:
+    """ "win", "loss" or "draw" once the game is over ("win" for any winner when no person plays the
+    computer); "" while it goes on."""
+    pos = table.position
+    if not pos.is_over():
+        return ""
+    if pos.winner is None:
+        return "draw"
+    return "loss" if table.settings.mode == "hvc" and pos.winner != table.settings.human else "win"
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,7 +48,8 @@ class TicTacToe:
     def play(self, pos: Position, move: int) -> Position:
         child = self._children.get((pos.board, move))
         if child is None:
-            child = self._children[pos.board, move] = pos.play(move)
+            # The search only plays the moves that moves() gave it, so the checks of play() are spent.
+            child = self._children[pos.board, move] = pos.after_legal(move)
         return child
 
     def terminal_value(self, pos: Position) -> int | None:

@@ -48,7 +48,10 @@ class Value:
             return "board full" if self.winner is None else ""
         if self.winner is None:
             return "with best play"
-        return "next move" if self.moves_left == 1 else f"in {self.moves_left} moves"
+        if self.moves_left == 1:
+            return "next move"
+        # Moves of both sides are counted; the winner's own share says how close the win is.
+        return f"in {self.moves_left} moves, {(self.moves_left + 1) // 2} by {self.winner}"
 
     @property
     def words(self) -> str:

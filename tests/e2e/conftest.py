@@ -1,6 +1,7 @@
 """Browser tests: Debian's Chromium, driven by Playwright, against the app on a loopback port."""
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -26,10 +27,8 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 
-@pytest.fixture(scope="session")
-def live_server():
-    """The app served on a free loopback port for the whole session."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "e2e", "RANDOM_SEED": 2026})
+def serve(app):
+    """Serve ``app`` on a free loopback port until the generator is closed; yields its address."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -37,6 +36,30 @@ def live_server():
     server.shutdown()
     thread.join()
     server.server_close()
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    """The app served on a free loopback port for the whole session."""
+    yield from serve(create_app({"TESTING": True, "SECRET_KEY": "e2e", "RANDOM_SEED": 2026}))
+
+
+SLOW_SECONDS = 0.3
+
+
+@pytest.fixture(scope="session")
+def slow_server():
+    """The app behind a slow network: every POST is answered 300 ms late."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "e2e-slow", "RANDOM_SEED": 2026})
+    wsgi = app.wsgi_app
+
+    def late(environ, start_response):
+        if environ["REQUEST_METHOD"] == "POST":
+            time.sleep(SLOW_SECONDS)
+        return wsgi(environ, start_response)
+
+    app.wsgi_app = late
+    yield from serve(app)
 
 
 @pytest.fixture(scope="session")
@@ -64,3 +87,53 @@ def shoot():
         page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True, animations="disabled")
 
     return save
+
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core-4.14.1.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+
+@pytest.fixture(scope="session")
+def audit_browser(browser):
+    """Contexts for axe: its script is injected inline, which the pages' own policy rightly forbids.
+    Nothing moves in them, so that no colour is read halfway through a transition."""
+
+    def open_page(width: int, height: int = 800):
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, reduced_motion="reduce", bypass_csp=True
+        )
+        return context, context.new_page()
+
+    return open_page
+
+
+def axe_violations(page, tags=AXE_TAGS, rules=None) -> list[str]:
+    """What axe-core finds on the page as it is now: for ``tags``, or only ``rules`` if given."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=AXE)
+    only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": tags}
+    return page.evaluate(
+        "only => axe.run(document, {runOnly: only, resultTypes: ['violations']})"
+        ".then(r => r.violations.map(v => v.id + ': ' + v.help + ' at '"
+        " + v.nodes.map(n => n.target.join(' ') + ' (' + (n.failureSummary || '').replace(/\\s+/g, ' ') + ')')"
+        ".join('; ')))",
+        only,
+    )
+
+
+@pytest.fixture
+def axe():
+    """Check a page with axe-core in light and in dark; ``where`` names the state in the failure message.
+
+    Every rule runs in light; only the colours change in dark, so dark runs the contrast rule alone.
+    """
+
+    def check(page, where: str) -> None:
+        assert axe_violations(page) == [], f"{where}, light"
+        page.emulate_media(color_scheme="dark")
+        try:
+            assert axe_violations(page, rules=["color-contrast"]) == [], f"{where}, dark"
+        finally:
+            page.emulate_media(color_scheme="light")
+
+    return check

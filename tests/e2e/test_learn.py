@@ -96,11 +96,33 @@ def test_the_tree_on_a_phone(browser, live_server, scheme, shoot):
     context.close()
 
 
-@pytest.mark.parametrize("path", ["/tree?path=0.4.8.2.6.3.5.1", "/numbers/figures", "/tournament"])
+@pytest.mark.parametrize(
+    "path", ["/", "/tree?board=X.O......", "/tree?path=0.4.8.2.6.3.5.1", "/numbers/figures", "/tournament"]
+)
 def test_the_narrowest_phone_never_scrolls_sideways(browser, live_server, path):
     context = browser.new_context(viewport={"width": 320, "height": 640})
     page = context.new_page()
     page.goto(live_server + path)
     expect(page.get_by_role("heading", level=1)).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    context.close()
+
+
+@pytest.mark.parametrize("width", [320, 375, 1280])
+def test_tree_rows_leave_no_card_alone_and_replies_open_below_their_row(browser, live_server, width):
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    page.goto(live_server + "/tree?board=X...O....&path=8")  # 7 moves; the last one opened, with 6 replies
+    top = page.get_by_role("list", name="Moves from the position above")
+    cards = top.locator(":scope > li > .tree-card")
+    expect(cards).to_have_count(7)
+    rows: dict[int, list[dict]] = {}
+    for found in cards.evaluate_all("cs => cs.map(c => c.getBoundingClientRect().toJSON())"):
+        rows.setdefault(round(found["y"]), []).append(found)
+    assert all(len(row) >= 2 for row in rows.values()), f"a card alone in a row at {width} px"
+    opened = page.locator("#node-8 > .tree-card").bounding_box()
+    row = rows[round(opened["y"])]
+    replies = page.get_by_role("list", name="Replies to X in row 3, column 3").bounding_box()
+    assert replies["y"] >= max(card["y"] + card["height"] for card in row), "the replies split the row"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
     context.close()

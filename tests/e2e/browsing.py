@@ -1,0 +1,48 @@
+"""What the browser tests do again and again: open the settings, start a game, click a square."""
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from webapp.game import cell_name
+
+
+def choose(page: Page, **choices) -> None:
+    """Set the settings' dropdowns to ``choices`` (label: value), opening the folded settings first."""
+    settings = page.locator("details.setup-panel")
+    if settings.get_attribute("open") is None:
+        page.get_by_text("Settings", exact=True).click()
+    for label, value in choices.items():
+        page.get_by_label(label, exact=True).select_option(value)
+
+
+def start(page: Page, live_server: str, **choices) -> None:
+    """Open the game and start a new one with the dropdowns set to ``choices`` (label: value)."""
+    page.goto(live_server + "/")
+    choose(page, **choices)
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", re.compile(r"[01]"))
+    # The dropdowns' requests and the new game's come one after another: wait for the last answer.
+    page.wait_for_load_state("networkidle")
+
+
+def board(page: Page) -> str:
+    return page.locator("#board").get_attribute("data-board")
+
+
+def click_cell(page: Page, cell: int) -> None:
+    """Click an empty square and wait for the server's board to have it played."""
+    page.get_by_role("button", name=f"{cell_name(cell)}, empty").click()
+    expect(page.locator("#board")).to_have_attribute("data-board", re.compile(f"^.{{{cell}}}[XO]"))
+    expect(page.locator("#board.is-pending")).to_have_count(0)
+
+
+def finished(page: Page) -> bool:
+    return page.locator("#board").get_attribute("data-status") != "playing"
+
+
+def play_out(page: Page, pick=lambda empty: empty[0]) -> str:
+    """Play ``pick`` of the empty squares until the game ends; the status the board ends with."""
+    while not finished(page):
+        click_cell(page, pick([i for i, c in enumerate(board(page)) if c == "."]))
+    return page.locator("#board").get_attribute("data-status")

@@ -1,0 +1,122 @@
+"""Audits on every page and state, light and dark, phone and desktop: axe-core finds nothing, the
+layout never shifts, and no page scrolls sideways."""
+
+import re
+
+import pytest
+from browsing import choose, click_cell, play_out, start
+from playwright.sync_api import Page, expect
+
+
+@pytest.mark.parametrize("width", [320, 1280])
+def test_axe_finds_nothing_in_any_state_of_the_game(audit_browser, live_server, axe, width):
+    context, page = audit_browser(width)
+    page.goto(live_server + "/")
+    axe(page, "a fresh game")
+    start(page, live_server, Mode="hvc", Difficulty="minimax")
+    axe(page, "the settings open")
+    click_cell(page, 4)
+    axe(page, "mid-game")
+    choose(page, Mode="hvh")
+    expect(page.get_by_role("alert")).to_contain_text("Start a new Human vs Human game?")
+    axe(page, "a question before a new game")
+    page.get_by_role("link", name="Keep playing").click()
+    expect(page.get_by_role("alert")).to_have_count(0)
+    page.get_by_role("button", name="Hint").click()
+    expect(page.get_by_text(re.compile(r"^Hint: "))).to_be_visible()
+    axe(page, "a hint")
+    page.get_by_role("button", name="Move values").click()
+    expect(page.locator(".value")).not_to_have_count(0)
+    axe(page, "move values")
+    page.locator("#board .cell[aria-disabled='true']").first.click(force=True)
+    expect(page.get_by_role("alert")).to_be_visible()
+    axe(page, "a refused move")
+    for _ in range(5):
+        if play_out(page) == "o-won":
+            break
+        page.get_by_role("button", name="Play again", exact=True).click()
+        expect(page.locator("#board")).to_have_attribute("data-ply", "0")
+    expect(page.get_by_role("status")).to_have_text("The computer wins.")
+    axe(page, "a loss")
+    choose(page, Mode="hvh")
+    for cell in (0, 3, 1, 4, 2):
+        click_cell(page, cell)
+    expect(page.get_by_role("status")).to_have_text("X wins!")
+    axe(page, "a win")
+    page.get_by_role("button", name="Play again", exact=True).click()
+    for cell in (0, 4, 8, 1, 7, 6, 2, 5, 3):
+        click_cell(page, cell)
+    expect(page.get_by_role("status")).to_have_text("It's a draw.")
+    axe(page, "a draw")
+    choose(page, Mode="cvc")
+    page.get_by_role("button", name="Pause").click()
+    expect(page.get_by_role("status")).to_contain_text("Paused.")
+    axe(page, "computer vs computer, paused")
+    context.close()
+
+
+LEARNING = [
+    "/tree?path=0&board=.........",  # a node open
+    "/tree?board=X...O....&path=8&pruning=1",  # pruning on, with skipped replies
+    "/numbers/figures",
+    "/tournament",
+    "/no-such-page",
+]
+
+
+@pytest.mark.parametrize("width", [320, 1280])
+def test_axe_finds_nothing_on_the_learning_pages(audit_browser, live_server, axe, width):
+    context, page = audit_browser(width)
+    for path in LEARNING:
+        page.goto(live_server + path)
+        expect(page.get_by_role("heading", level=1)).to_be_visible()
+        axe(page, path)
+    context.close()
+
+
+SHIFTS = """() => {
+  window.layoutShift = 0;
+  new PerformanceObserver(list => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.layoutShift += entry.value;
+  }).observe({type: 'layout-shift', buffered: true});
+}"""
+
+
+def test_nothing_shifts_while_a_page_loads(browser, live_server):
+    for width in (1280, 320):
+        context = browser.new_context(viewport={"width": width, "height": 800})
+        context.add_init_script(script=f"({SHIFTS})()")
+        page = context.new_page()
+        for path in ["/numbers", "/", "/tree?board=X...O....&path=8&pruning=1", "/tournament"]:
+            page.goto(live_server + path)
+            expect(page.get_by_role("heading", level=1)).to_be_attached()
+            if path == "/numbers":
+                figures = page.get_by_role("table", name="Games and positions of tic-tac-toe")
+                expect(figures).to_be_visible(timeout=20_000)  # counted on the first visit, in this server
+            page.wait_for_load_state("networkidle")
+            assert page.evaluate("layoutShift") == 0, f"{path} at {width} px"
+        context.close()
+
+
+def test_a_computer_game_shifts_nothing(page: Page, live_server):
+    page.add_init_script(script=f"({SHIFTS})()")
+    page.goto(live_server + "/")
+    choose(page, Mode="cvc")
+    expect(page.locator("#board")).not_to_have_attribute("data-status", "playing", timeout=15_000)
+    assert page.evaluate("layoutShift") == 0
+
+
+@pytest.mark.parametrize("path", ["/numbers/figures", "/tournament"])
+def test_chart_text_is_never_smaller_than_12px(browser, live_server, path):
+    context = browser.new_context(viewport={"width": 320, "height": 640})
+    page = context.new_page()
+    page.goto(live_server + path)
+    sizes = page.locator(".chart text").evaluate_all(
+        """texts => texts.map(t => {
+          const svg = t.ownerSVGElement;
+          const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+          return parseFloat(getComputedStyle(t).fontSize) * scale;
+        })"""
+    )
+    assert sizes and min(sizes) >= 12
+    context.close()

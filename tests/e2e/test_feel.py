@@ -1,0 +1,317 @@
+"""How the game feels: the first screen, a board that never moves, instant marks, no lost click,
+the keyboard, and the end of a game."""
+
+import re
+
+import pytest
+from browsing import choose, click_cell, play_out, start
+from playwright.sync_api import Page, expect
+
+from webapp.game import cell_name
+from webapp.match import Settings, Table
+from webapp.present import headline
+
+
+def box(page: Page, selector: str) -> dict:
+    """Where an element is on the page (not in the window, which scrolls)."""
+    return page.locator(selector).evaluate(
+        "e => { const r = e.getBoundingClientRect();"
+        " return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height}; }"
+    )
+
+
+def on_first_screen(page: Page, selector: str) -> bool:
+    """Whether the element lies wholly on the first screen of the page, before any scrolling."""
+    found, height = box(page, selector), page.viewport_size["height"]
+    return found["width"] > 0 and found["y"] >= 0 and found["y"] + found["height"] <= height
+
+
+@pytest.mark.parametrize("size", [(320, 640), (375, 740), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_first_screen_holds_the_board_the_status_and_the_game_buttons(browser, live_server, size, shoot):
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    must_show = ["#status", "#board", "#undo-button", "#hint-button", "#values-button"]
+    if width >= 1280:
+        must_show.append(".tally")
+    page.goto(live_server + "/")
+    choose(page, Mode="hvh")
+    page.get_by_text("Settings", exact=True).click()  # folded again: the first screen as a player sees it
+    for cell in (0, 4, 8, 2, 6):
+        for selector in must_show:
+            assert on_first_screen(page, selector), f"{selector} below the fold at {size}"
+        click_cell(page, cell)
+    # X . O / O O . / X X X: the game is over, and Play again is in reach too.
+    click_cell(page, 3)
+    click_cell(page, 7)
+    expect(page.locator("#board")).to_have_attribute("data-status", "x-won")
+    for selector in [*must_show[:2], "#again-button"]:
+        assert on_first_screen(page, selector), f"{selector} below the fold at the end, at {size}"
+    shoot(page, f"first-screen-{width}x{height}")
+    context.close()
+
+
+def test_the_board_never_moves_during_a_game(browser, live_server):
+    context = browser.new_context(viewport={"width": 320, "height": 640})
+    page = context.new_page()
+    start(page, live_server, Difficulty="minimax")
+    place = box(page, "#board")
+    status = box(page, "#status")
+
+    def steady(where: str) -> None:
+        assert box(page, "#board") == place, where
+        assert box(page, "#status") == status, where
+
+    # The longest lines a phone shows: the computer's reply, a hint, a refusal, move values.
+    click_cell(page, 0)
+    steady("after a move and the computer's reply")
+    page.get_by_role("button", name="Hint").click()
+    expect(page.get_by_text(re.compile(r"^Hint: "))).to_be_visible()
+    steady("with a hint")
+    choose(page, Mode="hvh")
+    expect(page.get_by_role("button", name="Start the new game")).to_be_visible()
+    steady("with a question")
+    page.get_by_role("link", name="Keep playing").click()
+    expect(page.get_by_role("button", name="Start the new game")).to_have_count(0)
+    page.locator("#board .cell[aria-disabled='true']").first.click(force=True)
+    expect(page.get_by_role("alert")).to_be_visible()
+    steady("with a refusal")
+    page.get_by_role("button", name="Move values").click()
+    expect(page.locator(".value")).not_to_have_count(0)
+    steady("with move values")
+    play_out(page)
+    expect(page.get_by_role("button", name="Play again", exact=True)).to_be_visible()
+    steady("at the end")
+    # Computer vs Computer: a line for every move, a pause, a step.
+    choose(page, Mode="cvc")
+    expect(page.get_by_role("status")).to_have_text(re.compile(r"took"))
+    steady("while the computers play")
+    page.get_by_role("button", name="Pause").click()
+    expect(page.get_by_role("status")).to_contain_text("Paused.")
+    steady("paused")
+    context.close()
+
+
+def every_headline() -> set[str]:
+    """Every status line a game can show after one move, paused or not, and the end of a game."""
+    lines = {"Sending your move…"}
+    for cell in range(9):
+        for settings in (Settings(human="O"), Settings(mode="cvc"), Settings(mode="hvh")):
+            for paused in (False, True):
+                lines.add(headline(Table(settings=settings, moves=(cell,), paused=paused)))
+    for settings in (Settings(), Settings(mode="cvc"), Settings(mode="hvh")):
+        lines.add(headline(Table(settings=settings, moves=(0, 3, 1, 4, 8, 5))))  # O wins
+    return lines
+
+
+@pytest.mark.parametrize("width", [320, 375])
+def test_every_status_line_fits_the_room_kept_for_it(browser, live_server, width):
+    context = browser.new_context(viewport={"width": width, "height": 740})
+    page = context.new_page()
+    page.goto(live_server + "/")
+    kept = box(page, "#status")["height"]
+    heights = page.locator("#status .status-text").evaluate(
+        """(line, texts) => texts.map(text => {
+          line.textContent = text;
+          return [text, document.getElementById('status').getBoundingClientRect().height];
+        })""",
+        sorted(every_headline()),
+    )
+    assert [text for text, height in heights if height != kept] == []
+    context.close()
+
+
+def test_your_mark_appears_at_once_and_the_slow_answer_is_explained(browser, slow_server, shoot):
+    context = browser.new_context(viewport={"width": 375, "height": 740})
+    page = context.new_page()
+    page.goto(slow_server + "/")
+    # What the page shows while the server takes its 300 ms, recorded at every change.
+    page.evaluate(
+        """() => {
+          window.seen = [];
+          const note = () => seen.push([
+            document.getElementById('board').dataset.board,
+            Boolean(document.querySelector('#cell-4.is-pending .mark-x')),
+            document.getElementById('status').textContent.trim(),
+          ]);
+          new MutationObserver(note).observe(document.querySelector('.game'), {subtree: true, childList: true,
+            attributes: true, characterData: true});
+        }"""
+    )
+    page.get_by_role("button", name=f"{cell_name(4)}, empty").click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    seen = page.evaluate("seen")
+    before_the_answer = [s for s in seen if s[0] == "........."]
+    assert any(mark for _, mark, _ in before_the_answer), "the mark is drawn before the answer comes"
+    assert [".........", True, "Sending your move…"] in before_the_answer
+    # The answer replaces it with the same mark, and the computer's reply lands after a short beat.
+    expect(page.locator("#cell-4 .mark-x")).to_be_visible()
+    expect(page.locator(".cell.is-pending")).to_have_count(0)
+    reply = page.locator(".cell .mark.is-reply")
+    expect(reply).to_have_count(1)
+    beat = reply.evaluate("m => [getComputedStyle(m).animationDelay, getComputedStyle(m).animationDuration]")
+    assert sum(float(s.rstrip("s")) for s in beat) < 0.5  # the reply is in place within half a second
+    context.close()
+
+
+def test_a_click_made_while_the_game_changes_is_not_lost(browser, slow_server):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(slow_server + "/")
+    # A new mode is on its way (300 ms) when the square is clicked: it is played once the new game is drawn.
+    choose(page, Mode="hvh")
+    page.get_by_role("button", name=f"{cell_name(4)}, empty").click()
+    expect(page.get_by_role("status")).to_have_text("O to move.")
+    expect(page.locator("#board")).to_have_attribute("data-board", "....X....")
+    # The same with New game and a move in one breath.
+    page.get_by_role("button", name="New game").click()
+    page.get_by_role("button", name=f"{cell_name(0)}, empty").click()
+    expect(page.locator("#board")).to_have_attribute("data-board", "X........")
+    # A second square while the first is on its way is refused, and says so.
+    page.get_by_role("button", name=f"{cell_name(1)}, empty").click()
+    page.get_by_role("button", name=f"{cell_name(2)}, empty").click()
+    expect(page.locator("#board")).to_have_attribute("data-board", "XO.......")
+    expect(page.get_by_role("alert")).to_have_text("One move at a time: that square was not played.")
+    expect(page.locator(".cell.is-pending")).to_have_count(0)
+    # A double click counts once: one move taken back, not two.
+    page.get_by_role("button", name="Undo").dblclick()
+    expect(page.locator("#board")).to_have_attribute("data-board", "X........")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#board")).to_have_attribute("data-board", "X........")
+    context.close()
+
+
+def test_the_board_is_one_tab_stop_near_the_top(page: Page, live_server, console_errors):
+    page.goto(live_server + "/")
+    for _presses in range(3):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('cell')"):
+            break
+    else:
+        pytest.fail("the board is more than 3 Tab presses from the top of the page")
+    expect(page.locator("#cell-0")).to_be_focused()
+    # Arrows, Home and End move inside the board; Tab leaves it in one press, Shift+Tab comes back.
+    for key, cell in [("ArrowRight", 1), ("ArrowDown", 4), ("End", 8), ("ArrowUp", 5), ("Home", 0)]:
+        page.keyboard.press(key)
+        expect(page.locator(f"#cell-{cell}")).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Tab")
+    assert not page.evaluate("document.activeElement.classList.contains('cell')")
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator("#cell-1")).to_be_focused()
+    expect(page.locator("#board .cell[tabindex='0']")).to_have_count(1)
+
+
+def test_shortcuts_for_new_game_undo_and_hint(page: Page, live_server, console_errors):
+    start(page, live_server, Mode="hvc")
+    expect(page.get_by_text(re.compile(r"^Keys: N new game · U undo · H hint"))).to_be_visible()
+    page.locator("#cell-4").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    page.keyboard.press("h")
+    expect(page.get_by_text(re.compile(r"^Hint: "))).to_be_visible()
+    page.keyboard.press("u")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "0")
+    click_cell(page, 0)
+    page.keyboard.press("n")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "0")
+
+
+def status_colours(page: Page) -> tuple[str, str]:
+    found = page.locator(".status-text").evaluate(
+        "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]"
+    )
+    return tuple(found)
+
+
+def test_a_win_a_loss_and_a_draw_look_different(page: Page, live_server, console_errors, shoot):
+    page.emulate_media(reduced_motion="no-preference")
+    start(page, live_server, Mode="hvh")
+    for cell in (0, 3, 1, 4, 2):
+        click_cell(page, cell)
+    expect(page.get_by_role("status")).to_have_text("X wins!")
+    expect(page.locator(".status-text")).to_have_attribute("data-tone", "win")
+    expect(page.locator("#board.is-won")).to_have_count(1)
+    assert page.locator("#board").evaluate("b => getComputedStyle(b, '::after').animationName") == "celebrate"
+    win = status_colours(page)
+    shoot(page, "end-win")
+
+    page.get_by_role("button", name="Play again", exact=True).click()
+    for cell in (0, 4, 8, 1, 7, 6, 2, 5, 3):  # X O X / X O O / O X X
+        click_cell(page, cell)
+    expect(page.get_by_role("status")).to_have_text("It's a draw.")
+    draw = status_colours(page)
+    expect(page.locator("#board.is-won")).to_have_count(0)
+    shoot(page, "end-draw")
+
+    start(page, live_server, Mode="hvc", Difficulty="minimax")
+    for _ in range(5):
+        if play_out(page) == "o-won":
+            break
+        page.get_by_role("button", name="Play again", exact=True).click()
+        expect(page.locator("#board")).to_have_attribute("data-ply", "0")
+    expect(page.get_by_role("status")).to_have_text("The computer wins.")
+    loss = status_colours(page)
+    shoot(page, "end-loss")
+    assert len({win, draw, loss}) == 3
+
+    # Play again keeps the settings; its other button swaps sides, and the computer opens.
+    page.get_by_role("button", name="Play again as O").click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    expect(page.locator("#setup-summary")).to_have_text("vs computer · Impossible · you are O")
+
+
+def test_the_celebration_stays_still_under_reduced_motion(page: Page, live_server):
+    page.emulate_media(reduced_motion="reduce")
+    start(page, live_server, Mode="hvh")
+    for cell in (0, 3, 1, 4, 2):
+        click_cell(page, cell)
+    expect(page.locator("#board.is-won")).to_have_count(1)
+    assert page.locator("#board").evaluate("b => getComputedStyle(b, '::after').animationName") == "none"
+
+
+@pytest.mark.parametrize("width", [320, 1280])
+def test_no_control_clips_its_words(browser, live_server, width):
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    page.goto(live_server + "/")
+    page.get_by_text("Settings", exact=True).click()
+    for mode in ("hvc", "cvc"):
+        choose(page, Mode=mode)
+        expect(page.locator(f"#board[data-ply='{1 if mode == 'cvc' else 0}']")).to_have_count(1)
+        clipped = page.evaluate(
+            """() => {
+              const canvas = document.createElement('canvas').getContext('2d');
+              const out = [];
+              for (const el of document.querySelectorAll('button, select, summary, a, label')) {
+                if (!el.checkVisibility()) continue;
+                if (el.tagName === 'SELECT') {
+                  const s = getComputedStyle(el);
+                  canvas.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+                  const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 20;
+                  for (const o of el.options) if (canvas.measureText(o.text).width > room) out.push(o.text);
+                } else if (el.scrollWidth > el.clientWidth + 1) {
+                  out.push(el.textContent.trim());
+                }
+              }
+              return out;
+            }"""
+        )
+        assert clipped == [], f"clipped at {width} px in {mode}"
+        expect(page.locator("#difficulty option, #x_level option").first).to_have_text("Easy")
+    context.close()
+
+
+def test_without_javascript_the_computers_step_and_nothing_pretends_to_pause(browser, live_server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_server + "/")
+    choose(page, Mode="cvc")
+    page.get_by_role("button", name="New game").click()
+    expect(page.get_by_role("status")).to_have_text("X to move.")
+    expect(page.locator("#pause-button")).to_have_count(1)
+    expect(page.locator("#pause-button")).to_be_hidden()
+    expect(page.get_by_text(re.compile(r"^Keys:"))).to_be_hidden()
+    page.get_by_role("button", name="Step").click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    context.close()
