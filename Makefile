@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run test fuzz memory lint format bench stats tournament load chromium clean
+.PHONY: run test fuzz memory mutate lint format bench stats tournament load chromium clean
 
 run: $(VENV)/.installed
 	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
@@ -19,6 +19,14 @@ fuzz: $(VENV)/.installed-test
 # Worker memory before and after 1,500 distinct bad requests to the production server.
 memory: $(VENV)/.installed
 	$(BIN)/python scripts/bad_input_memory.py
+
+# Mutation testing of the engine, the table and the saved game against the fast tests, then the score of
+# each module (docs/mutation.md). Slow, so not part of `make test`; narrow it while working, as in
+# `make mutate MUTANTS='webapp.state*'`. Results are kept in mutants/ between runs.
+MUTANTS ?= webapp.game* webapp.search* webapp.solver* webapp.match* webapp.state*
+mutate: $(VENV)/.installed-test
+	$(BIN)/mutmut run --max-children 2 $(foreach m,$(MUTANTS),'$(m)')
+	$(BIN)/python scripts/mutation_score.py
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
@@ -58,4 +66,4 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 clean:
-	rm -rf $(VENV) instance artifacts .pytest_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) instance artifacts mutants .pytest_cache .ruff_cache .hypothesis *.egg-info

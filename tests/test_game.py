@@ -156,3 +156,86 @@ def test_cells_have_names_a_screen_reader_can_say():
     assert cell_name(0) == "Row 1, column 1"
     assert cell_name(8) == "Row 3, column 3"
     assert cell_name(5, 4) == "Row 2, column 2"
+
+
+# --- bigger boards and the edges of the rules (added with the mutation run, docs/mutation.md) ---
+
+
+@pytest.mark.parametrize(("n", "k"), [(2, 2), (3, 2), (3, 3), (4, 2), (4, 4), (15, 5)])
+def test_k_in_a_row_may_be_anything_from_two_to_the_side_of_the_board(n, k):
+    assert (geometry(n, k).n, geometry(n, k).k, geometry(n, k).cells) == (n, k, n * n)
+
+
+@pytest.mark.parametrize(("n", "k"), [(3, 1), (3, 0), (3, -3), (3, 4), (2, 3), (1, 1)])
+def test_k_in_a_row_outside_two_to_n_is_refused(n, k):
+    with pytest.raises(ValueError, match=f"k must be between 2 and n; got n={n}, k={k}"):
+        geometry(n, k)
+
+
+def test_the_lines_of_four_on_a_four_by_four_board():
+    assert set(geometry(4, 4).lines) == {
+        (0, 1, 2, 3), (4, 5, 6, 7), (8, 9, 10, 11), (12, 13, 14, 15),  # rows
+        (0, 4, 8, 12), (1, 5, 9, 13), (2, 6, 10, 14), (3, 7, 11, 15),  # columns
+        (0, 5, 10, 15), (3, 6, 9, 12),  # the diagonals, down to the right and down to the left
+    }  # fmt: skip
+    assert len(geometry(4, 4).lines) == 10
+
+
+def test_every_run_of_two_is_a_line_when_two_in_a_row_wins():
+    # . . . / . . . / . . .  each of the 20 pairs of neighbouring cells, the slanting ones included
+    lines = geometry(3, 2).lines
+    assert len(lines) == len(set(lines)) == 20
+    assert {(1, 3), (2, 4), (4, 6), (5, 7)} <= set(lines)  # down to the left
+    assert {(0, 4), (1, 5), (3, 7), (4, 8)} <= set(lines)  # down to the right
+    assert (0, 2) not in lines and (2, 3) not in lines
+
+
+@pytest.mark.parametrize(
+    ("board", "line"),
+    [
+        ("...X..X..X..OO..", (3, 6, 9)),  # . . . X / . . X . / . X . . / O O . .  down to the left from a corner
+        ("OO.....X..X..X..", (7, 10, 13)),  # O O . . / . . . X / . . X . / . X . .  down to the left, lower
+        (".X....X....XOO..", (1, 6, 11)),  # . X . . / . . X . / . . . X / O O . .  down to the right
+    ],
+)
+def test_a_slanting_line_wins_on_a_bigger_board(board, line):
+    pos = parse(board, n=4, k=3)
+    assert (pos.winner, pos.winning_line) == ("X", line)
+
+
+def test_the_symmetries_of_a_bigger_board():
+    # . X . . / . . . . / . . . . / . . . .  an edge cell next to a corner has 8 distinct images
+    images = Position.empty(4, 4).play(1).symmetric_boards()
+    assert sorted(board.index("X") for board in images) == [1, 2, 4, 7, 8, 11, 13, 14]
+    assert parse("X" + "." * 15, n=4, k=4).canonical() == "." * 15 + "X"
+
+
+def test_a_position_built_directly_is_checked_for_its_board_size_and_knows_its_result():
+    assert Position("." * 16, n=4, k=4) == Position.empty(4, 4)
+    assert Position("." * 16, n=4, k=4).geometry == geometry(4, 4)
+    assert Position("XXXOO....").winner == "X"
+    assert Position("XXXOO....").legal_moves() == ()
+    with pytest.raises(InvalidBoardError, match="has 16 cells"):
+        Position(".........", n=4, k=4)
+
+
+@pytest.mark.parametrize(
+    ("n", "k", "cell", "message"),
+    [
+        (3, 3, 9, "There is no square 9; squares are numbered 0 to 8."),
+        (4, 3, -1, "There is no square -1; squares are numbered 0 to 15."),
+    ],
+)
+def test_a_move_off_the_board_names_the_squares_there_are(n, k, cell, message):
+    with pytest.raises(InvalidMoveError) as refused:
+        Position.empty(n, k).play(cell)
+    assert str(refused.value) == message
+
+
+def test_the_messages_for_a_move_that_cannot_be_played_now():
+    with pytest.raises(IllegalMoveError) as refused:
+        Position.empty(4, 4).play(5).play(5)  # . . . . / . X . . / ...
+    assert str(refused.value) == "Row 2, column 2 is already taken."
+    with pytest.raises(GameOverError) as refused:
+        parse("XXXOO....").play(8)
+    assert str(refused.value) == "The game is over; start a new game to play again."

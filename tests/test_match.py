@@ -16,6 +16,7 @@ from webapp.match import (
     StaleBoardError,
     Table,
     Tally,
+    shown,
 )
 
 
@@ -240,3 +241,158 @@ def test_play_from_pauses_a_computer_game():
 def test_play_from_the_end_of_a_game_is_refused():
     with pytest.raises(GameOverError):
         Table().play_from((0, 3, 1, 4, 2), Settings(), random.Random(1))
+
+
+# --- what a person reads, and who counts as whom (added with the mutation run, docs/mutation.md) ---
+
+
+@pytest.mark.parametrize(
+    ("text", "quoted"),
+    [
+        ("x" * 40, "'" + "x" * 40 + "'"),  # as long as a message repeats: whole
+        ("x" * 41, "'" + "x" * 40 + "…'"),  # one longer: cut, and the cut shows
+    ],
+)
+def test_a_message_repeats_at_most_forty_characters_of_what_was_sent(text, quoted):
+    assert shown(text) == quoted
+
+
+@pytest.mark.parametrize(
+    ("refuse", "error", "message"),
+    [
+        (
+            lambda: table_after(4).check_drawn_from("0" * 12),
+            StaleBoardError,
+            "The game changed in another tab or window; here is the game as it is now.",
+        ),
+        (lambda: Table().step(rng()), NotYourTurnError, "Only Computer vs Computer games play themselves."),
+        (lambda: Table().set_paused(True), NotYourTurnError, "Only Computer vs Computer games can be paused."),
+        (
+            lambda: table_after(0, 3, 1, 4, 2, mode="cvc").step(rng()),
+            GameOverError,
+            "This game is over. Start a new game to watch another.",
+        ),
+        (
+            lambda: table_after(0, 3, 1, 4, 2).move(8, rng()),
+            GameOverError,
+            "This game is over. Start a new game to play again.",
+        ),
+        (lambda: table_after(4).move(0, rng()), NotYourTurnError, "It is the computer's turn."),
+        (lambda: Table().undo(), NothingToUndoError, "There is no move to undo."),
+        (lambda: Table(settings=Settings(mode="hvh")).undo(), NothingToUndoError, "There is no move to undo."),
+        (
+            lambda: table_after(4, mode="cvc").move(0, rng()),
+            NotYourTurnError,
+            "The computers are playing this game; start a new game to play yourself.",
+        ),
+        (
+            lambda: table_after(0, 3, 1, 4, 2, mode="hvh").undo(),
+            GameOverError,
+            "This game is over and its result is counted; start a new game to play again.",
+        ),
+        (
+            lambda: Table().play_from((0, 3, 1, 4, 2), Settings(), rng()),
+            GameOverError,
+            "That position is the end of the game; choose an earlier move to play from.",
+        ),
+        (
+            lambda: Settings(mode="online"),
+            SettingError,
+            "There is no mode 'online'; choose Human vs Computer, Human vs Human, Computer vs Computer.",
+        ),
+        (
+            lambda: Settings(difficulty="hard"),
+            SettingError,
+            "There is no difficulty 'hard'; choose Easy (random), Medium (one-ply), Impossible (minimax).",
+        ),
+    ],
+)
+def test_each_refusal_says_what_was_wrong_in_words(refuse, error, message):
+    with pytest.raises(error) as refused:
+        refuse()
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(
+    ("settings", "winner", "score"),
+    [
+        (Settings(human="O"), "O", Score(medium=Tally(1, 0, 0))),  # the person, playing O, won
+        (Settings(human="O"), "X", Score(medium=Tally(0, 1, 0))),  # the computer, playing X, won
+        (Settings(mode="hvh", human="O"), "X", Score(hvh=Tally(1, 0, 0))),  # between people, X is first
+        (Settings(mode="cvc", human="O"), "O", Score(cvc=Tally(0, 1, 0))),
+    ],
+)
+def test_one_finished_game_counts_for_the_right_side(settings, winner, score):
+    assert Score().counted(settings, winner) == score
+
+
+def test_a_finished_game_is_nobodys_turn_and_nothing_to_lose():
+    table = table_after(0, 3, 1, 4, mode="hvh").move(2, rng())  # X X X / O O . / . . .
+    assert not table.is_humans_turn()
+    assert not table.is_in_progress()
+    # So starting another game as the other side needs no yes.
+    assert table.new_game(Settings(human="O"), rng(), confirmed=False).settings.human == "O"
+
+
+def test_a_computer_vs_computer_game_is_never_a_persons_game_in_progress():
+    table = table_after(4, 0, 8, mode="cvc")
+    assert not table.is_in_progress()
+    assert table.new_game(Settings(mode="hvh"), rng(), confirmed=False).settings.mode == "hvh"
+
+
+def test_each_computers_level_can_be_changed_alone():
+    table = table_after(4, 0, mode="cvc").with_levels(x_level="random")
+    assert (table.settings.x_level, table.settings.o_level) == ("random", "one-ply")
+    table = table.with_levels(o_level="minimax")
+    assert (table.settings.x_level, table.settings.o_level) == ("random", "minimax")
+    assert table.moves == (4, 0)
+
+
+def test_in_computer_vs_computer_each_side_plays_at_its_own_level_with_the_given_generator():
+    table = Table(settings=Settings(mode="cvc", x_level="minimax", o_level="random"))
+    # Impossible opens in a corner, where a careless opponent slips most (tests/test_solver.py).
+    assert {table.step(random.Random(seed)).moves for seed in range(20)} <= {(0,), (2,), (6,), (8,)}
+    # Easy answers with any square, drawn from the generator the game is given.
+    opened = table_after(0, mode="cvc", x_level="minimax", o_level="random")
+    replies = [opened.step(random.Random(seed)).moves[-1] for seed in range(40)]
+    assert replies == [random.Random(seed).choice(range(1, 9)) for seed in range(40)]
+
+
+def test_the_computer_draws_its_replies_from_the_generator_the_game_is_given():
+    easy = Settings(difficulty="random")
+    replies = [Table().new_game(easy, rng()).move(4, random.Random(seed)).moves[-1] for seed in range(40)]
+    assert replies == [random.Random(seed).choice([0, 1, 2, 3, 5, 6, 7, 8]) for seed in range(40)]
+    as_o = Settings(human="O", difficulty="random")
+    openings = [Table().new_game(as_o, random.Random(seed)).moves for seed in range(40)]
+    assert openings == [(random.Random(seed).choice(range(9)),) for seed in range(40)]
+    from_here = [Table().play_from((4, 0), as_o, random.Random(seed)).moves for seed in range(40)]
+    assert from_here == [(4, 0, random.Random(seed).choice([1, 2, 3, 5, 6, 7, 8])) for seed in range(40)]
+
+
+def test_against_the_computer_the_difficulty_plays_not_the_computer_vs_computer_levels():
+    settings = Settings(difficulty="minimax", x_level="random", o_level="random")
+    assert (settings.level("X"), settings.level("O")) == (None, "minimax")
+
+
+def test_a_new_game_starts_afresh_and_unpaused_keeping_only_the_score():
+    paused = table_after(4, 0, mode="cvc").set_paused(True)
+    fresh = paused.new_game(Settings(mode="cvc", x_level="random"), rng())
+    assert fresh == Table(settings=Settings(mode="cvc", x_level="random"), score=paused.score)
+
+
+def test_play_from_takes_the_settings_it_is_given():
+    table = table_after(4, 0).play_from((4, 0), Settings(mode="hvh", difficulty="random"), rng())
+    assert table == Table(settings=Settings(mode="hvh", difficulty="random"), moves=(4, 0))
+
+
+def test_a_game_is_counted_under_the_difficulty_it_counts_as_not_the_one_set_now():
+    # X X O / . O . / . . X  O threatens the diagonal 2-4-6 and X plays 8: Impossible takes 6 and wins.
+    table = Table(settings=Settings(difficulty="minimax"), moves=(0, 4, 1, 2), counts_as="random").move(8, rng())
+    assert table.position.winner == "O"
+    assert table.score == Score(easy=Tally(0, 1, 0))
+
+
+def test_between_people_and_between_computers_nothing_is_undone_before_the_first_move():
+    for mode in ("hvh", "cvc"):
+        assert not Table(settings=Settings(mode=mode)).can_undo()
+        assert table_after(4, mode=mode).can_undo()
