@@ -873,3 +873,17 @@ def test_the_api_only_takes_its_own_methods(client):
     response = client.get("/api/move")
     assert response.status_code == 405
     assert response.get_json() == {"error": "This address does not take that kind of request."}
+
+
+def test_a_change_made_in_the_settings_form_does_not_redraw_it_but_one_made_elsewhere_does(client):
+    # Redrawing the form after its own change would undo a second dropdown changed meanwhile.
+    form = {"mode": "hvc", "human": "X", "difficulty": "minimax", "x_level": "minimax", "o_level": "one-ply"}
+    changed = send(client, "/levels", headers=HX, **form).get_data(as_text=True)
+    assert 'id="setup" hx-swap-oob' not in changed
+    assert 'id="setup-summary" hx-swap-oob' in changed  # the one-line summary follows
+    send(client, "/move", cell=4)
+    while page(client)["status"] == "playing":
+        send(client, "/move", cell=page(client)["board"].index("."))
+    swapped = send(client, "/new", start=1, human="O", headers=HX).get_data(as_text=True)
+    assert 'id="setup" hx-swap-oob' in swapped
+    assert '<option value="O" selected>' in swapped

@@ -112,10 +112,28 @@ def respond(
         controls=controls,
         controls_changed=previous is None or controls_state(previous) != controls,
         score=score if previous is None or score_view(previous) != score else None,
-        # The setup form shows the settings as they are after a change of them, or after a question
-        # about one was asked (its dropdown already shows the choice that is waiting for a yes).
-        setup_changed=previous is not None and (previous.settings != table.settings or confirm is not None),
+        setup_changed=previous is not None and setup_is_stale(previous, table, confirm),
+        settings_changed=previous is not None and previous.settings != table.settings,
     )
+
+
+SETTING_FIELDS = ("mode", "human", "difficulty", "x_level", "o_level")
+
+
+def setup_is_stale(previous: Table, table: Table, confirm: Confirmation | None) -> bool:
+    """Whether the settings form on the page no longer shows the settings, so it must be redrawn.
+
+    A change made in the form itself is already on show: redrawing the form then would throw away a
+    choice made in another dropdown while the answer was on its way. It is redrawn after a question
+    (its dropdown shows the choice still waiting for a yes), after the yes, and after a change made
+    elsewhere (Play again as O).
+    """
+    if confirm is not None or confirmed():
+        return True
+    if previous.settings == table.settings:
+        return False
+    sent = {name: request.form.get(name) for name in SETTING_FIELDS}
+    return sent != {name: getattr(table.settings, name) for name in SETTING_FIELDS}
 
 
 def act(action, says=None):
