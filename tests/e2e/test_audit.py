@@ -85,8 +85,14 @@ def test_axe_finds_nothing_on_the_other_pages(audit_browser, live_server, axe, w
 
 SHIFTS = """() => {
   window.layoutShift = 0;
+  window.shifted = [];  // what moved, to say so when a test fails
   new PerformanceObserver(list => {
-    for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.layoutShift += entry.value;
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) {
+      window.layoutShift += entry.value;
+      for (const s of entry.sources) window.shifted.push(
+        (s.node && (s.node.id || s.node.className || s.node.nodeName)) + ": " +
+        JSON.stringify(s.previousRect) + " -> " + JSON.stringify(s.currentRect));
+    }
   }).observe({type: 'layout-shift', buffered: true});
 }"""
 
@@ -103,7 +109,7 @@ def test_nothing_shifts_while_a_page_loads(browser, live_server):
                 figures = page.get_by_role("table", name="Games and positions of tic-tac-toe")
                 expect(figures).to_be_visible(timeout=20_000)  # counted on the first visit, in this server
             page.wait_for_load_state("networkidle")
-            assert page.evaluate("layoutShift") == 0, f"{path} at {width} px"
+            assert page.evaluate("layoutShift") == 0, f"{path} at {width} px: {page.evaluate('shifted')}"
         context.close()
 
 
@@ -112,7 +118,7 @@ def test_a_computer_game_shifts_nothing(page: Page, live_server):
     page.goto(live_server + "/")
     choose(page, Mode="cvc")
     expect(page.locator("#board")).not_to_have_attribute("data-status", "playing", timeout=15_000)
-    assert page.evaluate("layoutShift") == 0
+    assert page.evaluate("layoutShift") == 0, page.evaluate("shifted")
 
 
 @pytest.mark.parametrize("path", ["/numbers/figures", "/tournament"])
