@@ -60,3 +60,13 @@ def play_out(page: Page, pick=lambda empty: empty[0]) -> str:
     while not finished(page):
         click_cell(page, pick([i for i, c in enumerate(board(page)) if c == "."]))
     return page.locator("#board").get_attribute("data-status")
+
+
+def lose_to_the_computer(page: Page, tries: int = 5) -> None:
+    """Play the first empty square until the computer (playing O) wins, starting again as often as it takes."""
+    for _ in range(tries):
+        if play_out(page) == "o-won":
+            break
+        page.get_by_role("button", name="Play again", exact=True).click()
+        expect(page.locator("#board")).to_have_attribute("data-ply", "0")
+    expect(page.get_by_role("status")).to_have_text("The computer wins.")

@@ -4,7 +4,7 @@ the keyboard, and the end of a game."""
 import re
 
 import pytest
-from browsing import choose, click_cell, play_out, start
+from browsing import choose, click_cell, lose_to_the_computer, play_out, start
 from playwright.sync_api import Page, expect
 
 from webapp.game import cell_name
@@ -245,12 +245,7 @@ def test_a_win_a_loss_and_a_draw_look_different(page: Page, live_server, console
     shoot(page, "end-draw")
 
     start(page, live_server, Mode="hvc", Difficulty="minimax")
-    for _ in range(5):
-        if play_out(page) == "o-won":
-            break
-        page.get_by_role("button", name="Play again", exact=True).click()
-        expect(page.locator("#board")).to_have_attribute("data-ply", "0")
-    expect(page.get_by_role("status")).to_have_text("The computer wins.")
+    lose_to_the_computer(page)
     loss = status_colours(page)
     shoot(page, "end-loss")
     assert len({win, draw, loss}) == 3
