@@ -23,7 +23,7 @@ memory: $(VENV)/.installed
 # Mutation testing of the engine, the table and the saved game against the fast tests, then the score of
 # each module (docs/mutation.md). Slow, so not part of `make test`; narrow it while working, as in
 # `make mutate MUTANTS='webapp.state*'`. Results are kept in mutants/ between runs.
-MUTANTS ?= webapp.game* webapp.search* webapp.solver* webapp.match* webapp.state*
+MUTANTS ?= webapp.engine.* webapp.match* webapp.state*
 mutate: $(VENV)/.installed-test
 	$(BIN)/mutmut run --max-children 2 $(foreach m,$(MUTANTS),'$(m)')
 	$(BIN)/python scripts/mutation_score.py

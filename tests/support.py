@@ -3,7 +3,7 @@
 import re
 from functools import cache
 
-from webapp.game import Position, parse
+from webapp.engine.rules import Position, parse
 
 HX = {"HX-Request": "true"}
 

@@ -55,7 +55,7 @@ def test_analyze_and_move(capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["analyze", "XXX"], "9 cells"),
+        (["analyze", "XXX"], "9, 16, 25, 49 or 225 cells"),
         (["move", "XXXOO...."], "game is over"),
         (["tournament", "--games", "0"], "at least one game"),
     ],

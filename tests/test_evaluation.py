@@ -8,9 +8,9 @@ the centre it holds, − the same for the opponent's; 60 (THREAT) if it can comp
 
 import pytest
 
-from webapp.game import parse
-from webapp.search import children
-from webapp.solver import GAME, candidates, static_value
+from webapp.engine.levels import GAME, candidates, static_value
+from webapp.engine.rules import parse
+from webapp.engine.search import children
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 import pytest
 
-from webapp.game import (
+from webapp.engine.rules import (
     DRAW,
     GameOverError,
     IllegalMoveError,

@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import pytest
 
-from webapp.game import GameOverError, IllegalMoveError
+from webapp.engine.rules import GameOverError, IllegalMoveError
 from webapp.match import (
     MOST,
     ConfirmationNeeded,

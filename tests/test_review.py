@@ -3,7 +3,7 @@ import random
 import pytest
 from support import rank, reachable_boards, reference_analysis, unfinished_boards
 
-from webapp.game import parse
+from webapp.engine.rules import parse
 from webapp.review import (
     JunkMovesError,
     MoveAfterEndError,

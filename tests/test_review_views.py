@@ -4,7 +4,7 @@ import re
 import pytest
 from support import HX, board_of, page, send
 
-from webapp.game import parse
+from webapp.engine.rules import parse
 from webapp.review import format_moves, grade_move, parse_moves, positions
 
 LOST = "4.1.0.8.6.3.2"  # O answers the centre on an edge and loses to a fork

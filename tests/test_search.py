@@ -2,7 +2,7 @@
 
 import pytest
 
-from webapp.search import Bounds, Counter, Solver, alphabeta, best_move, children, lookahead_scores, minimax
+from webapp.engine.search import Bounds, Counter, Solver, alphabeta, best_move, children, lookahead_scores, minimax
 
 
 class Nim:

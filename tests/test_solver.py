@@ -4,9 +4,9 @@ from collections import Counter
 import pytest
 from support import reachable_boards, reference, reference_analysis, unfinished_boards
 
-from webapp.game import InvalidBoardError, Position, canonical_board, other, parse
-from webapp.search import Solver
-from webapp.solver import LEVELS, TicTacToe, UnknownLevelError, analyze, candidates, choose_move
+from webapp.engine.levels import LEVELS, TicTacToe, UnknownLevelError, analyze, candidates, choose_move
+from webapp.engine.rules import InvalidBoardError, Position, canonical_board, other, parse
+from webapp.engine.search import Solver
 
 
 def test_the_published_position_counts_hold_for_the_oracle():
@@ -184,9 +184,9 @@ def test_analyze_describes_results_in_plies():
 # --- bad input -------------------------------------------------------------------------------
 
 BAD_BOARDS = [
-    ("", "9 cells"),
-    ("XO", "9 cells"),
-    ("XOX.O.X..Z", "9 cells"),
+    ("", "9, 16, 25, 49 or 225 cells"),
+    ("XO", "9, 16, 25, 49 or 225 cells"),
+    ("XOX.O.X..Z", "9, 16, 25, 49 or 225 cells"),
     ("xo.......", "holds 'x'"),
     ("OO.......", "X has 0 marks and O has 2"),
     ("XXXOOO...", "Both X and O"),

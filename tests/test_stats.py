@@ -1,6 +1,6 @@
 import pytest
 
-from webapp.game import Position, parse
+from webapp.engine.rules import Position, parse
 from webapp.stats import SEARCHES, Tally, numbers, reachable, search_costs, tally, tree_size
 
 

@@ -1,9 +1,9 @@
 import pytest
 from support import unfinished_boards
 
-from webapp.game import parse
-from webapp.search import Counter, alphabeta
-from webapp.solver import GAME, analyze
+from webapp.engine.levels import GAME, analyze
+from webapp.engine.rules import parse
+from webapp.engine.search import Counter, alphabeta
 from webapp.tree import Counts, InvalidPathError, Value, counts, explore, format_path, parse_path, visited_paths
 
 EMPTY = "........."

@@ -5,7 +5,7 @@ import pytest
 from support import HX, board_of, page, send, unfinished_boards
 
 from webapp import stats
-from webapp.game import parse
+from webapp.engine.rules import parse
 from webapp.match import Table
 from webapp.solver import LEVELS, analyze, candidates
 
@@ -819,8 +819,8 @@ def test_the_api_says_when_a_move_ends_the_game(client, board, cell, status):
 
 BAD_ANALYSES = [
     ("", "Give the board"),
-    ("?board=", "A board has 9 cells, but this one has 0."),
-    ("?board=XO", "A board has 9 cells, but this one has 2."),
+    ("?board=", "A board has 9, 16, 25, 49 or 225 cells (3×3, 4×4, 5×5, 7×7 or 15×15); this one has 0."),
+    ("?board=XO", "A board has 9, 16, 25, 49 or 225 cells (3×3, 4×4, 5×5, 7×7 or 15×15); this one has 2."),
     ("?board=XXXX.....", "X has 4 marks and O has 0"),
     ("?board=xo.......", "Cell 0 holds 'x'"),
     ("?board=XXXOO....", "The game is over (won by X)"),  # X X X / O O . / . . .
@@ -853,7 +853,11 @@ BAD_MOVES_BODIES = [
     ({"json": {"board": None, "level": "minimax"}}, 400, 'The "board" field must be a string'),
     ({"json": {"board": list("X...O...."), "level": "minimax"}}, 400, 'The "board" field must be a string'),
     ({"json": {"board": "X...O....", "level": 3}}, 400, 'The "level" field must be a string'),
-    ({"json": {"board": "X...O", "level": "minimax"}}, 400, "A board has 9 cells, but this one has 5."),
+    (
+        {"json": {"board": "X...O", "level": "minimax"}},
+        400,
+        "A board has 9, 16, 25, 49 or 225 cells (3×3, 4×4, 5×5, 7×7 or 15×15); this one has 5.",
+    ),
     ({"json": {"board": "OO.......", "level": "minimax"}}, 400, "X has 0 marks and O has 2"),
     ({"json": {"board": "XXXOO....", "level": "minimax"}}, 400, "The game is over (won by X)"),
     ({"json": {"board": "X...O....", "level": "hard"}}, 400, "Unknown level 'hard'; choose one of: random"),

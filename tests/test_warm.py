@@ -2,7 +2,8 @@ import functools
 
 import pytest
 
-from webapp import solver, stats, views, warm
+from webapp import stats, views, warm
+from webapp.engine import levels as solver
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from webapp.game import Position, other
+from webapp.engine.rules import Position, other
 from webapp.solver import choose_move
 from webapp.stats import reachable
 

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
-from webapp.game import GameOverError, Position
+from webapp.engine.rules import GameOverError, Position
 from webapp.solver import LEVELS, choose_move
 
 MODES = ("hvc", "hvh", "cvc")

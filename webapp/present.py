@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from webapp.game import Position, cell_name, other, parse
+from webapp.engine.rules import Position, cell_name, other, parse
 from webapp.match import LEVEL_NAMES, Table, Tally
 from webapp.solver import analyze, candidates
 

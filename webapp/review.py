@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from webapp.game import Position, cell_name, other
+from webapp.engine.rules import Position, cell_name, other
 from webapp.match import ECHO  # how much of a visitor's own text is shown back to them
 from webapp.solver import analyze
 

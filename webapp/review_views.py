@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, redirect, request, url_for
 
 from webapp import state
-from webapp.game import GameOverError, Position
+from webapp.engine.rules import GameOverError, Position
 from webapp.match import LEVEL_NAMES, Settings, StaleBoardError, Table, check_difficulty
 from webapp.present import status_of
 from webapp.rendering import page_or_fragment

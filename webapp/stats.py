@@ -6,9 +6,9 @@ import time
 from dataclasses import asdict, dataclass
 from functools import cache
 
-from webapp.game import Position, canonical_board
-from webapp.search import Counter, best_move
-from webapp.solver import GAME
+from webapp.engine.levels import GAME
+from webapp.engine.rules import Position, canonical_board
+from webapp.engine.search import Counter, best_move
 
 
 @dataclass(frozen=True, slots=True)

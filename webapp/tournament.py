@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from webapp.game import Position
+from webapp.engine.rules import Position
 from webapp.solver import LEVELS, check_level, choose_move
 
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from webapp.game import IllegalMoveError, InvalidMoveError, Position, cell_name, other, parse
-from webapp.search import Counter, alphabeta
-from webapp.solver import GAME, analyze, outlook
+from webapp.engine.levels import GAME, analyze, outlook
+from webapp.engine.rules import IllegalMoveError, InvalidMoveError, Position, cell_name, other, parse
+from webapp.engine.search import Counter, alphabeta
 from webapp.stats import tree_size
 
 # Short enough for a card a few centimetres wide on a phone.

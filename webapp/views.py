@@ -10,8 +10,8 @@ from typing import NoReturn
 from flask import Blueprint, abort, current_app, redirect, request, url_for
 
 from webapp import charts, state, stats
+from webapp.engine.rules import IllegalMoveError, InvalidMoveError, Position, parse
 from webapp.forms import FormError, optional_choice, whole_number
-from webapp.game import IllegalMoveError, InvalidMoveError, Position, parse
 from webapp.match import (
     DIGEST_LENGTH,
     LEVEL_NAMES,

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from flask import Flask
 
 from webapp import stats, views
-from webapp.game import Position
+from webapp.engine.rules import Position
 from webapp.solver import LEVELS, analyze, candidates
 
 

@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from webapp.game import cell_name
+from webapp.engine.rules import cell_name
 
 
 def choose(page: Page, **choices) -> None:

@@ -7,7 +7,7 @@ import pytest
 from browsing import choose, click_cell, lose_to_the_computer, play_out, start
 from playwright.sync_api import Page, expect
 
-from webapp.game import cell_name
+from webapp.engine.rules import cell_name
 from webapp.match import Settings, Table
 from webapp.present import headline
 

@@ -6,7 +6,7 @@ import pytest
 from browsing import choose
 from playwright.sync_api import Page, expect
 
-from webapp.game import cell_name
+from webapp.engine.rules import cell_name
 from webapp.solver import analyze
 
 PHONE = {"width": 320, "height": 720}

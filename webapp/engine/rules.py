@@ -312,7 +312,7 @@ def parse(text: str, n: int = 3, k: int = 3) -> Position:
     >>> parse("XXX.O....")
     Traceback (most recent call last):
     ...
-    webapp.game.InvalidBoardError: X has 3 marks and O has 1; X moves first, so X has as many as O or one more.
+    webapp.engine.rules.InvalidBoardError: X has 3 marks and O has 1; X moves first, so X has as many as O or one more.
     """
     g = geometry(n, k)
     if not isinstance(text, str):
