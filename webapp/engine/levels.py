@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
+from webapp.engine import perfect
 from webapp.engine.boards import position
 from webapp.engine.rules import EMPTY, GameOverError, Position, canonical_board, other
 from webapp.engine.search import Solver, lookahead_scores
@@ -136,7 +137,11 @@ def candidates(board: str, level: str) -> tuple[int, ...]:
     >>> candidates("X........", "minimax")  # against a corner, only the centre holds the draw
     (4,)
     """
-    return _candidates(board, check_level(level))
+    if check_level(level) == "minimax" and perfect.is_exact_board(board):
+        playable(board)
+        # 4×4 and 5×5: the book or the exact search, remembered for a bounded number of boards.
+        return perfect.candidates(board)
+    return _candidates(board, level)
 
 
 @cache
@@ -166,6 +171,8 @@ def analyze(board: str) -> dict[int, tuple[str, int]]:
     {6: ('win', 1), 7: ('win', 3), 8: ('win', 1)}
     """
     pos = playable(board)
+    if perfect.is_exact_board(board):
+        return perfect.analyze(board)
     empties = pos.board.count(EMPTY)
     return {cell: describe(value, empties) for cell, value in SOLVER.move_values(pos).items()}
 
@@ -178,6 +185,8 @@ def outlook(pos: Position) -> tuple[str, int]:
     >>> outlook(position("XXXOO...."))  # already over: O, to move, has lost
     ('loss', 0)
     """
+    if not pos.is_over() and perfect.is_exact_board(pos.board):
+        return perfect.outlook(pos.board)
     return describe(SOLVER.value(pos), pos.board.count(EMPTY))
 
 
