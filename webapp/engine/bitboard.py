@@ -42,6 +42,10 @@ class BitGeometry:
     # For a mark of X (index 0) or O (index 1) at cell i: what it adds to each of the eight images.
     # An image is X's bits in the low half and O's in the high half, so it is exact, not a hash.
     adds: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+    # Whether to try first the cells that make or stop a threat (lines two marks short of k): on 5×5
+    # that cuts the nodes 3 to 10 times; on 4×4, where every line spans the board, the plain order
+    # solves the empty board in 12 thousand nodes against 19 (docs/benchmarks.md).
+    threat_order: bool
 
     def images(self, x: int, o: int) -> tuple[int, ...]:
         """The eight images of the position with X on ``x`` and O on ``o``, from scratch."""
@@ -85,6 +89,7 @@ def bit_geometry(n: int, k: int) -> BitGeometry:
         perms=perms,
         inverse=inverse,
         adds=adds,
+        threat_order=k < n,
     )
 
 

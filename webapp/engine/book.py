@@ -38,8 +38,8 @@ OCCUPIED, UNPROVED = -128, 127
 KEY_BYTES = 7
 # What the builder may spend, in nodes: on the moves beyond the first best one (the tie-break), and
 # on the exact value of each move for the analysis.
-EXTRA_NODES = 200_000
-VALUE_NODES = 400_000
+EXTRA_NODES = 50_000
+VALUE_NODES = 100_000
 # The builder's table is emptied past this many positions, so it fits in memory (about 300 MB).
 BUILD_TABLE_LIMIT = 2_000_000
 
@@ -118,10 +118,11 @@ def _finished(board: str) -> bool:
     return position(board).is_over()
 
 
-def build(depth: int = DEPTH, log=None, known: dict | None = None) -> dict[int, tuple[int, bytes]]:
+def build(depth: int = DEPTH, log=None, known: dict | None = None, save=None) -> dict[int, tuple[int, bytes]]:
     """Solve every position of a book of ``depth`` moves; key -> (candidates mask, value bytes).
 
     Entries in ``known`` (an earlier book's) are taken as they are: an entry does not depend on the depth.
+    ``save(entries)`` is called after each entry solved, so a long build can be taken up again.
     """
     known = known or {}
     entries: dict[int, tuple[int, bytes]] = {}
@@ -135,6 +136,8 @@ def build(depth: int = DEPTH, log=None, known: dict | None = None) -> dict[int, 
             entries[key] = solve_entry(board)
             if log:
                 log(f"{len(entries):5} {board} {time.process_time() - start:7.1f} s")
+            if save:
+                save(entries)
         mask = entries[key][0]
         return [c for c in range(N * N) if mask >> c & 1]
 
@@ -205,10 +208,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", action="store_true", help="solve every entry again, not only the new ones")
     args = parser.parse_args(argv)
     start = time.process_time()
-    known = {} if args.fresh or not args.out.exists() else decode(args.out.read_bytes())[1]
-    entries = build(args.depth, log=lambda line: print(line, file=sys.stderr, flush=True), known=known)
+    # Entries solved so far are kept beside the book, so an interrupted build goes on where it stopped.
+    partial = args.out.with_suffix(".partial")
+    known = {}
+    if not args.fresh:
+        for path in (args.out, partial):
+            if path.exists():
+                known |= decode(path.read_bytes())[1]
+    entries = build(
+        args.depth,
+        log=lambda line: print(line, file=sys.stderr, flush=True),
+        known=known,
+        save=lambda so_far: partial.write_bytes(encode(known | so_far, 0)),
+    )
     data = encode(entries, args.depth)
     args.out.write_bytes(data)
+    partial.unlink(missing_ok=True)
     print(f"{len(entries)} positions, {len(data):,} bytes, {time.process_time() - start:.0f} s of CPU: {args.out}")
     return 0
 

@@ -243,6 +243,9 @@ def _make_search(g: BitGeometry, table: dict, owner: ExactSearch) -> Callable:
     order, inverse, perms, full = g.order, g.inverse, g.perms, g.full
     get = table.get
     table_limit = owner.table_limit
+    # Lines one mark short of a threat: their cells, ours then theirs, are tried first where that pays.
+    pre = g.k - 2
+    threat_order = g.threat_order
 
     def search(me, them, keys, adds_me, adds_them, empties, alpha, beta, lines):
         owner.nodes += 1
@@ -250,7 +253,7 @@ def _make_search(g: BitGeometry, table: dict, owner: ExactSearch) -> Callable:
             raise OutOfBudget
         # The scan: our immediate win ends it here; the opponent's threats, the open lines and the
         # cells they cover are gathered for what follows.
-        threat = cover = 0
+        threat = cover = hot = warm = 0
         live = []
         for line in lines:
             mine = me & line
@@ -261,10 +264,14 @@ def _make_search(g: BitGeometry, table: dict, owner: ExactSearch) -> Callable:
                 rest = line ^ mine
                 if not rest & (rest - 1):
                     return WIN + empties - 1
+                if mine.bit_count() == pre:
+                    hot |= rest
             elif theirs:
                 rest = line ^ theirs
                 if not rest & (rest - 1):
                     threat |= rest
+                elif theirs.bit_count() == pre:
+                    warm |= rest
             live.append(line)
             cover |= line
         if not live:
@@ -303,7 +310,17 @@ def _make_search(g: BitGeometry, table: dict, owner: ExactSearch) -> Callable:
             moves = [threat.bit_length() - 1]
         else:
             cover &= empty
-            moves = [c for c in order if cover >> c & 1]
+            if threat_order:
+                # Where a move would make a threat of ours, then where it would stop one of theirs.
+                hot &= empty
+                warm &= empty & ~hot
+                moves = [c for c in order if hot >> c & 1]
+                if warm:
+                    moves += [c for c in order if warm >> c & 1]
+                rest = cover & ~(hot | warm)
+                moves += [c for c in order if rest >> c & 1]
+            else:
+                moves = [c for c in order if cover >> c & 1]
             dead = empty ^ cover
             if dead:
                 moves.append((dead & -dead).bit_length() - 1)
