@@ -49,7 +49,7 @@ def test_what_is_not_text_is_refused(value):
 
 def test_position_reads_the_board_with_its_own_k():
     # Four in a row wins on 5×5: X has four on the top row.
-    won = position("XXXX.OOO............O....")
+    won = position("XXXX.OOO.................")
     assert won.winner == "X"
     assert won.geometry.k == 4
     # Three in a row is not a win on 4×4.
