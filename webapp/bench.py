@@ -96,6 +96,7 @@ class BoardTiming:
     worst_s: float
     worst_board: str
     live_median_s: float | None
+    over_1s: int  # moves that took more than a second
 
 
 def time_exact_board(key: str, games: int, rng: random.Random) -> BoardTiming:
@@ -154,4 +155,5 @@ def time_exact_board(key: str, games: int, rng: random.Random) -> BoardTiming:
         worst_s=max(times),
         worst_board=worst_board,
         live_median_s=statistics.median(live) if live else None,
+        over_1s=sum(1 for t in times if t > 1.0),
     )
