@@ -158,10 +158,13 @@ class ExactSearch:
         within ``extra_nodes`` in all if given; a move not settled by then is left out.
         """
         top, chosen = self.best_move(board)
+        stop = None if extra_nodes is None else self.nodes + extra_nodes
+        return top, self._as_good(board, top, chosen, stop)
+
+    def _as_good(self, board: str, top: int, chosen: int, stop: int | None) -> tuple[int, ...]:
         same = _interchangeable(self.geometry, board)
         keeps = {chosen: True}
         saved = self.max_nodes
-        stop = None if extra_nodes is None else self.nodes + extra_nodes
         try:
             for cell in self.root_order(board):
                 if cell in keeps:
@@ -176,18 +179,17 @@ class ExactSearch:
             self.max_nodes = saved
         kept = {c for c, k in keeps.items() if k}
         kept |= {c for c, twin in same.items() if twin in kept}
-        return top, tuple(sorted(kept))
+        return tuple(sorted(kept))
 
     def best_moves(self, board: str, *, extra_nodes: int | None = None) -> tuple[int, ...]:
-        """The cells proved to keep the best value (see optimal_moves) that leave the opponent the most
-        replies that lose something, if that is settled within what is left of ``extra_nodes``;
-        otherwise every cell proved to keep the value."""
-        start = self.nodes
+        """The cells proved to keep the best value (see optimal_moves, given ``extra_nodes``) that leave
+        the opponent the most replies that lose something, if that is settled within ``extra_nodes``
+        more; otherwise every cell proved to keep the value."""
         top, optimal = self.optimal_moves(board, extra_nodes=extra_nodes)
         if len(optimal) == 1:
             return optimal
+        stop = None if extra_nodes is None else self.nodes + extra_nodes
         saved = self.max_nodes
-        stop = None if extra_nodes is None else start + extra_nodes + (self.nodes - start)
         try:
             rope = {cell: self._mistakes_after(board, cell, top, stop) for cell in optimal}
         except OutOfBudget:

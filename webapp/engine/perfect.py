@@ -18,9 +18,9 @@ from webapp.engine.exact import WIN, ExactSearch, OutOfBudget
 from webapp.engine.rules import EMPTY
 
 # Once one best move is found (whatever that costs), the nodes that may go on finding the other moves
-# as good and then on the tie-break between them (about a quarter of a second). A move not proved as
-# good by then is left out; a tie-break not settled leaves every move proved as good. Nodes, not
-# seconds, so the choice is the same on any machine.
+# as good, and as many again for the tie-break between them (together about half a second). A move
+# not proved as good by then is left out; a tie-break not settled leaves every move proved as good.
+# Nodes, not seconds, so the choice is the same on any machine.
 EXTRA_NODES = 50_000
 # Nodes the analysis of one position may spend on all its moves together (about 1 s of CPU); a move
 # not proved within what the moves before it left is "unclear".
