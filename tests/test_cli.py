@@ -98,6 +98,7 @@ def test_bench_on_5x5_reads_the_book(capsys):
     status, out, _ = run(capsys, "bench", "--board", "5x5", "--games", "1")
     assert "the opening book loaded" in out
     assert "from the book" in out
+    assert status == 1  # one game is fewer than the 200 positions the goal asks for
 
 
 def test_bench_refuses_an_unknown_board(capsys):
