@@ -241,3 +241,11 @@ def test_a_cookie_signed_with_a_fallback_key_is_still_read(app):
     app.config["SECRET_KEY_FALLBACKS"] = ["test"]
     with app.test_request_context(headers={"Cookie": f"session={signed}"}):
         assert state.load() == state.Loaded(state._decode(GOOD))  # ...until it is named a fallback
+
+
+def test_a_short_cookie_is_not_compressed_and_a_long_one_is(app):
+    short, long = {"game": GOOD}, {"game": GOOD, "notice": "x" * 2000}
+    assert not sign(app, short).startswith(".")  # compressing a short line costs more than it saves
+    assert sign(app, long).startswith(".") and len(sign(app, long)) < 300
+    for data in (short, long):
+        assert flask_signer(app).loads(sign(app, data)) == data
