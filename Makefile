@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run test fuzz memory mutate lint format bench stats tournament load chromium book clean
+.PHONY: run test fuzz memory mutate lint format bench stats tournament load lighthouse chromium book clean
 
 run: $(VENV)/.installed
 	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
@@ -55,6 +55,11 @@ load: $(VENV)/.installed
 	@scripts/ensure-wrk
 	$(BIN)/python scripts/load.py
 
+# Lighthouse (installed from npm into .lighthouse/ when missing) on the four pages, mobile and desktop,
+# against the production server: the 32 scores (docs/audits.md). Slow, so not part of `make test`.
+lighthouse: $(VENV)/.installed chromium
+	$(BIN)/python scripts/lighthouse.py
+
 chromium:
 	@scripts/ensure-chromium
 
@@ -71,4 +76,4 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 clean:
-	rm -rf $(VENV) instance artifacts mutants .pytest_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) .lighthouse instance artifacts mutants .pytest_cache .ruff_cache .hypothesis *.egg-info

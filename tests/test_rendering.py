@@ -2,6 +2,7 @@ import importlib
 import pkgutil
 
 import pytest
+from flask import url_for
 from support import HX, page, send
 
 import webapp
@@ -93,3 +94,23 @@ def test_no_cache_grows_with_what_visitors_send(app, client, headers):
         client.get(f"/{junk}", headers=headers)
     assert cache_sizes(app) == before
     assert page(client)["board"][4] == "X"  # and the game is still there
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "values"),
+    [
+        ("game.index", {}),
+        ("game.index", {"moves": "4.0.8", "at": 3}),
+        ("review.review_page", {"moves": "4.0"}),
+        ("game.tree", {"board": "X...O....", "moves": None}),
+        ("game.tree", {"path": None}),
+        ("game.tree", {"pruning": True}),
+        ("game.index", {"moves": "a b&c=d/é+%", "at": 0}),
+        ("game.index", {"moves": ["4", "0"]}),
+        ("game.index", {"_anchor": "board"}),
+        ("static", {"filename": "app.css"}),
+    ],
+)
+def test_templates_build_the_addresses_url_for_builds(app, endpoint, values):
+    with app.test_request_context("/"):
+        assert app.jinja_env.globals["url_for"](endpoint, **values) == url_for(endpoint, **values)

@@ -4,7 +4,15 @@ from collections import Counter
 import pytest
 from support import reachable_boards, reference, reference_analysis, unfinished_boards
 
-from webapp.engine.levels import LEVELS, TicTacToe, UnknownLevelError, analyze, candidates, choose_move
+from webapp.engine.levels import (
+    LEVELS,
+    PackedTicTacToe,
+    TicTacToe,
+    UnknownLevelError,
+    analyze,
+    candidates,
+    choose_move,
+)
 from webapp.engine.rules import InvalidBoardError, Position, canonical_board, other, parse
 from webapp.engine.search import Solver
 
@@ -237,3 +245,57 @@ def test_the_first_call_expands_each_symmetry_class_once():
     assert sorted(Solver(game).best_moves(Position.empty())) == [0, 2, 6, 8]
     classes = [canonical_board(board) for board in game.expanded]
     assert len(classes) == len(set(classes))
+
+
+# --- the packed game the solver plays on 3×3 ---------------------------------------------------
+
+
+def test_the_packed_game_follows_the_rules_in_every_position():
+    game = PackedTicTacToe(parse(".........").geometry)
+    for board in reachable_boards():
+        pos = parse(board)
+        state = game.state(pos)
+        assert game.board(state) == board
+        assert game.terminal_value(state) == TicTacToe().terminal_value(pos), board
+        assert game.moves(state) == pos.legal_moves(), board
+        for move in game.moves(state):
+            child = game.play(state, move)
+            assert game.board(child) == pos.play(move).board
+            assert game.terminal_value(child) == TicTacToe().terminal_value(pos.play(move)), (board, move)
+
+
+def test_packed_keys_are_equal_exactly_for_symmetric_boards():
+    game = PackedTicTacToe(parse(".........").geometry)
+    classes = {}
+    for board in reachable_boards():
+        classes.setdefault(game.key(game.state(parse(board))), set()).add(canonical_board(board))
+    assert len(classes) == 765  # the published count of positions up to symmetry
+    assert all(len(canonical) == 1 for canonical in classes.values())
+
+
+def test_the_packed_solver_chooses_as_the_solver_of_positions_everywhere():
+    packed, positions = Solver(PackedTicTacToe(parse(".........").geometry)), Solver(TicTacToe())
+    for board in unfinished_boards():
+        pos = parse(board)
+        state = packed.game.state(pos)
+        assert packed.move_values(state) == positions.move_values(pos), board
+        assert sorted(packed.best_moves(state)) == sorted(positions.best_moves(pos)), board
+
+
+class RecordingPackedTicTacToe(PackedTicTacToe):
+    """The packed game, recording the board of every state whose moves a search plays."""
+
+    def __init__(self, g):
+        super().__init__(g)
+        self.expanded: set[str] = set()
+
+    def play(self, state, move):
+        self.expanded.add(self.board(state))
+        return super().play(state, move)
+
+
+def test_the_packed_first_call_expands_each_symmetry_class_once():
+    game = RecordingPackedTicTacToe(parse(".........").geometry)
+    assert sorted(Solver(game).best_moves(game.state(Position.empty()))) == [0, 2, 6, 8]
+    classes = [canonical_board(board) for board in game.expanded]
+    assert len(classes) == len(set(classes)) == 765 - 138  # every unfinished class: all classes less the finished

@@ -9,8 +9,9 @@ from datetime import timedelta
 
 import pytest
 from flask import session
+from flask.sessions import SecureCookieSessionInterface
 
-from webapp import state
+from webapp import create_app, state
 from webapp.match import MOST, Score, Settings, Table, Tally
 
 # Version | mode | side | levels: difficulty, X, O | counts as | moves | paused | values | score:
@@ -210,3 +211,41 @@ def test_without_a_secret_key_there_is_no_session(app):
     app.secret_key = None
     with app.test_request_context() as context:
         assert app.session_interface.open_session(app, context.request) is None
+
+
+def flask_signer(app):
+    """Flask's own cookie serializer for ``app``, as the session would use without GameSessionInterface."""
+    return SecureCookieSessionInterface().get_signing_serializer(app)
+
+
+def test_the_cookie_is_flasks_own_both_ways(app):
+    # The quicker signing makes the same cookies: one written before an update reads back after it.
+    data = {"game": GOOD, "notice": "Hi."}
+    assert app.session_interface.get_signing_serializer(app).loads(flask_signer(app).dumps(data)) == data
+    assert flask_signer(app).loads(sign(app, data)) == data
+    assert loaded_from(app, {"game": GOOD}) == state.Loaded(state._decode(GOOD))
+
+
+def test_a_cookie_signed_with_another_key_is_not_read(app):
+    other = create_app({"TESTING": True, "SECRET_KEY": "another", "RANDOM_SEED": 7})
+    with app.test_request_context(headers={"Cookie": f"session={sign(other, {'game': GOOD})}"}):
+        assert state.load() == state.Loaded(Table(), state.UNREADABLE, reset=True)
+
+
+def test_a_cookie_signed_with_a_fallback_key_is_still_read(app):
+    signed = sign(app, {"game": GOOD})
+    app.secret_key = "the new key"
+    assert loaded_from(app, {"game": GOOD}) == state.Loaded(state._decode(GOOD))  # signed with the new key
+    with app.test_request_context(headers={"Cookie": f"session={signed}"}):
+        assert state.load().notice == state.UNREADABLE  # the old key is no longer trusted...
+    app.config["SECRET_KEY_FALLBACKS"] = ["test"]
+    with app.test_request_context(headers={"Cookie": f"session={signed}"}):
+        assert state.load() == state.Loaded(state._decode(GOOD))  # ...until it is named a fallback
+
+
+def test_a_short_cookie_is_not_compressed_and_a_long_one_is(app):
+    short, long = {"game": GOOD}, {"game": GOOD, "notice": "x" * 2000}
+    assert not sign(app, short).startswith(".")  # compressing a short line costs more than it saves
+    assert sign(app, long).startswith(".") and len(sign(app, long)) < 300
+    for data in (short, long):
+        assert flask_signer(app).loads(sign(app, data)) == data

@@ -342,7 +342,7 @@ def test_the_hint_marks_the_only_move_that_keeps_the_result(client):
     html = client.get("/?hint=1", headers=HX).get_data(as_text=True)
     assert re.findall(r'id="cell-(\d)"\s+class="cell[^"]*is-hint', html) == ["2"]
     assert re.findall(r'id="cell-(\d)"\s+class="cell[^"]*is-pick', html) == ["2"]
-    assert "Hint: every move loses against best play; the top-right corner holds out longest." in html
+    assert "Hint: every move loses; the marked corner holds out longest." in html
 
 
 def test_the_hint_agrees_with_the_move_values(client):
@@ -351,7 +351,7 @@ def test_the_hint_agrees_with_the_move_values(client):
     # All nine keep the draw; the computer would take a corner, and the page says why.
     assert len(re.findall(r'class="cell[^"]*is-hint', html)) == 9
     assert re.findall(r'id="cell-(\d)"\s+class="cell[^"]*is-pick', html) == ["0", "2", "6", "8"]
-    assert "all 9 squares keep the draw; the marked corners give O the most ways to go wrong" in html
+    assert "Hint: all draw; the marked corners give O most ways to slip." in html
     # What the square shows ("Best") is in its name too.
     assert 'aria-label="Row 1, column 1, empty, draw, Best move"' in html
 

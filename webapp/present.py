@@ -272,10 +272,12 @@ class Confirmation:
 def hint_text(board: str) -> str:
     """The hint's one line: which squares keep the best result, and why the marked one is the pick.
 
+    Short enough for the two lines its slot keeps under the board on a 320 px phone.
+
     >>> hint_text(".........")
-    'Hint: all 9 squares keep the draw; the marked corners give O the most ways to go wrong.'
+    'Hint: all draw; the marked corners give O most ways to slip.'
     >>> hint_text("XX.OO....")
-    'Hint: the top-right corner wins at once.'
+    'Hint: the marked corner wins at once.'
     """
     keep, picks = hinted(board)
     result, plies = analyze(board)[picks[0]]
@@ -285,21 +287,20 @@ def hint_text(board: str) -> str:
     if result == "win":
         if plies == 1:
             return f"Hint: {chosen} {'wins' if len(picks) == 1 else 'win'} at once."
-        fastest = f"{chosen} {'forces' if len(picks) == 1 else 'force'} a win in {(plies + 1) // 2} of your moves"
+        fastest = f"{chosen} {'wins' if len(picks) == 1 else 'win'} in {(plies + 1) // 2} of your moves"
         return f"Hint: {fastest}." if len(keep) == len(picks) else f"Hint: {len(keep)} squares win; {fastest}."
     if result == "loss":
-        return (
-            f"Hint: every move loses against best play; {chosen} {'holds' if len(picks) == 1 else 'hold'} out longest."
-        )
+        return f"Hint: every move loses; {chosen} {'holds' if len(picks) == 1 else 'hold'} out longest."
     if len(keep) == len(picks):
         return f"Hint: {chosen} {'keeps' if len(picks) == 1 else 'keep'} the draw."
-    count = f"all {len(keep)}" if len(keep) == len(parse(board).legal_moves()) else str(len(keep))
-    return f"Hint: {count} squares keep the draw; {chosen} {verb} {opponent} the most ways to go wrong."
+    count = "all" if len(keep) == len(parse(board).legal_moves()) else f"{len(keep)} squares"
+    return f"Hint: {count} draw; {chosen} {verb} {opponent} most ways to slip."
 
 
 def _squares(cells: tuple[int, ...]) -> str:
     """The marked squares in a few words, such as "the centre" or "the marked corners"."""
     if len(cells) == 1:
-        return PLACES[cells[0]]
+        place = PLACES[cells[0]]
+        return place if place == "the centre" else f"the marked {place.split()[-1]}"
     kinds = {PLACES[cell].split()[-1] for cell in cells}
     return f"the marked {kinds.pop()}s" if len(kinds) == 1 else "the marked squares"

@@ -4,7 +4,7 @@ the keyboard, and the end of a game."""
 import re
 
 import pytest
-from browsing import choose, click_cell, lose_to_the_computer, play_out, start
+from browsing import board, choose, click_cell, lose_to_the_computer, play_out, start
 from playwright.sync_api import Page, expect
 
 from webapp.engine.rules import cell_name
@@ -309,4 +309,22 @@ def test_without_javascript_the_computers_step_and_nothing_pretends_to_pause(bro
     expect(page.get_by_text(re.compile(r"^Keys:"))).to_be_hidden()
     page.get_by_role("button", name="Step").click()
     expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    context.close()
+
+
+@pytest.mark.parametrize("side", ["X", "O"])
+@pytest.mark.parametrize("difficulty", ["random", "one-ply", "minimax"])
+def test_a_hint_fits_its_slot_on_a_phone(browser, live_server, difficulty, side):
+    # The hint sits in the slot under the board, which keeps two lines' height: a third line pushed
+    # everything under it down at 320 px.
+    context = browser.new_context(viewport={"width": 320, "height": 640})
+    page = context.new_page()
+    start(page, live_server, Difficulty=difficulty, **{"You play": side})
+    for _ in range(2):  # the first position and the one after a move: the longest hints are early
+        slot, controls = box(page, ".slot"), box(page, "#controls")
+        page.get_by_role("button", name="Hint", exact=True).click()
+        expect(page.locator(".slot .message")).to_contain_text("Hint")
+        assert box(page, ".slot .message")["height"] <= slot["height"], page.locator(".slot .message").inner_text()
+        assert box(page, "#controls") == controls
+        click_cell(page, next(i for i, c in enumerate(board(page)) if c == "."))
     context.close()

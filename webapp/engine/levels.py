@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from struct import Struct
 
 from webapp.engine import perfect
-from webapp.engine.boards import position
-from webapp.engine.rules import EMPTY, GameOverError, Position, canonical_board, other
+from webapp.engine.boards import DEFAULT, position
+from webapp.engine.rules import EMPTY, GameOverError, Geometry, O, Position, X, canonical_board, geometry, other
 from webapp.engine.search import Solver, lookahead_scores
 
 LEVELS = ("random", "one-ply", "minimax")
@@ -55,13 +56,7 @@ class TicTacToe:
         return child
 
     def terminal_value(self, pos: Position) -> int | None:
-        outcome = pos.outcome()
-        if outcome is None:
-            return None
-        if outcome.winner is None:
-            return 0
-        # The game ended on the opponent's move, so the side to move has lost.
-        return -(WIN + pos.board.count(EMPTY))
+        return terminal_value(pos)
 
     def static_value(self, pos: Position) -> int:
         value = self._statics.get(pos.board)
@@ -73,6 +68,112 @@ class TicTacToe:
         key = self._keys.get(pos.board)
         if key is None:
             key = self._keys[pos.board] = canonical_board(pos.board, pos.geometry.n)
+        return key
+
+
+def terminal_value(pos: Position) -> int | None:
+    """The value of a finished game for the side to move, or None while it goes on."""
+    outcome = pos.outcome()
+    if outcome is None:
+        return None
+    if outcome.winner is None:
+        return 0
+    # The game ended on the opponent's move, so the side to move has lost.
+    return -(WIN + pos.board.count(EMPTY))
+
+
+class PackedTicTacToe:
+    """The game interface again, for the solver: a state is one integer that holds the board as
+    seen under each of its rotations and reflections.
+
+    The solver asks for every new node's symmetry class, and with board texts that took eight
+    joins and most of its first call (docs/benchmarks.md). Here image i of the board takes bits
+    [i·width, (i+1)·width) of the state, X's cells first and O's after them, so a move sets its
+    mark in every image with one OR, and the class key, the least image, is read back with three
+    calls into C (to_bytes, unpack, min). Boards up to 32 cells fit; the solver uses it on 3×3.
+
+    >>> game = PackedTicTacToe(geometry())
+    >>> game.board(game.play(game.state(position("X........")), 4))
+    'X...O....'
+    >>> game.key(game.state(position("X........"))) == game.key(game.state(position("........X")))
+    True
+    """
+
+    def __init__(self, g: Geometry):
+        self.geometry = g
+        cells = g.cells
+        width = 32 if 2 * cells <= 32 else 64
+        if 2 * cells > width:
+            raise ValueError(f"A packed board holds at most 32 cells; this one has {cells}.")
+        self._cells = cells
+        self._full = (1 << cells) - 1
+        self._bytes = width // 8 * len(g.symmetries)
+        self._unpack = Struct(f"<{len(g.symmetries)}{'I' if width == 32 else 'Q'}").unpack
+
+        def mark_bits(offset: int) -> tuple[int, ...]:
+            # Image i shows old cell perm[i] at i, so a cell lands where its symmetry maps it.
+            return tuple(
+                sum(1 << (i * width + perm.index(cell) + offset) for i, perm in enumerate(g.symmetries))
+                for cell in range(cells)
+            )
+
+        self._marks = (mark_bits(0), mark_bits(cells))  # X's bits, O's bits
+        self._lines_through = tuple(
+            tuple(sum(1 << c for c in line) for line in g.lines if cell in line) for cell in range(cells)
+        )
+        # The values of the finished states met so far, settled when they are made, and the keys
+        # worked out so far: the searches ask for each again and again.
+        self._terminal: dict[int, int] = {}
+        self._keys: dict[int, int] = {}
+
+    def state(self, pos: Position) -> int:
+        """``pos`` (on this adapter's board) as a state."""
+        state = 0
+        for cell, mark in enumerate(pos.board):
+            if mark != EMPTY:
+                state |= self._marks[mark == O][cell]
+        value = terminal_value(pos)
+        if value is not None:
+            self._terminal[state] = value
+        return state
+
+    def board(self, state: int) -> str:
+        """The board text of ``state``, as in ``Position.board``."""
+        cells = self._cells
+        return "".join(X if state >> cell & 1 else O if state >> (cell + cells) & 1 else EMPTY for cell in range(cells))
+
+    def moves(self, state: int) -> tuple[int, ...]:
+        if state in self._terminal:
+            return ()
+        taken = (state | state >> self._cells) & self._full
+        return tuple([cell for cell in range(self._cells) if not taken >> cell & 1])
+
+    def play(self, state: int, move: int) -> int:
+        # Like TicTacToe.play, only for the moves that moves() gave.
+        cells = self._cells
+        taken = (state | state >> cells) & self._full
+        side = taken.bit_count() & 1  # 0 when X is to move
+        child = state | self._marks[side][move]
+        mine = child >> (cells * side) & self._full
+        for line in self._lines_through[move]:
+            if mine & line == line:
+                self._terminal[child] = -(WIN + cells - 1 - taken.bit_count())
+                return child
+        if taken | 1 << move == self._full:
+            self._terminal[child] = 0
+        return child
+
+    def terminal_value(self, state: int) -> int | None:
+        return self._terminal.get(state)
+
+    def static_value(self, state: int) -> int:
+        g = self.geometry
+        return static_value(Position._unchecked(self.board(state), g))
+
+    def key(self, state: int) -> int:
+        key = self._keys.get(state)
+        if key is None:
+            key = self._keys[state] = min(self._unpack(state.to_bytes(self._bytes, "little")))
         return key
 
 
@@ -112,7 +213,17 @@ def _placement(board: str, n: int, mark: str) -> int:
 
 
 GAME = TicTacToe()
-SOLVER = Solver(GAME)
+# Perfect play on 3×3 runs on packed states; other boards' positions go to a solver of positions.
+PACKED = PackedTicTacToe(geometry(DEFAULT.n, DEFAULT.k))
+SOLVER = Solver(PACKED)
+POSITION_SOLVER = Solver(GAME)
+
+
+def exact(pos: Position) -> tuple[Solver, object]:
+    """The solver for ``pos``'s board, and ``pos`` as a state of that solver's game."""
+    if pos.geometry is PACKED.geometry:
+        return SOLVER, PACKED.state(pos)
+    return POSITION_SOLVER, pos
 
 
 def playable(board: str) -> Position:
@@ -153,7 +264,8 @@ def _candidates(board: str, level: str) -> tuple[int, ...]:
         scores = lookahead_scores(GAME, pos)
         top = max(scores.values())
         return tuple(m for m, s in scores.items() if s == top)
-    return tuple(sorted(SOLVER.best_moves(pos)))
+    solver, state = exact(pos)
+    return tuple(sorted(solver.best_moves(state)))
 
 
 def choose_move(board: str, level: str, rng: random.Random | None = None) -> int:
@@ -174,7 +286,8 @@ def analyze(board: str) -> dict[int, tuple[str, int]]:
     if perfect.is_exact_board(board):
         return perfect.analyze(board)
     empties = pos.board.count(EMPTY)
-    return {cell: describe(value, empties) for cell, value in SOLVER.move_values(pos).items()}
+    solver, state = exact(pos)
+    return {cell: describe(value, empties) for cell, value in solver.move_values(state).items()}
 
 
 def outlook(pos: Position) -> tuple[str, int]:
@@ -187,7 +300,8 @@ def outlook(pos: Position) -> tuple[str, int]:
     """
     if not pos.is_over() and perfect.is_exact_board(pos.board):
         return perfect.outlook(pos.board)
-    return describe(SOLVER.value(pos), pos.board.count(EMPTY))
+    solver, state = exact(pos)
+    return describe(solver.value(state), pos.board.count(EMPTY))
 
 
 def describe(value: int, empties: int) -> tuple[str, int]:

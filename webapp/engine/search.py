@@ -177,17 +177,19 @@ def lookahead_scores(game: Game, state) -> dict:
 class Solver:
     """Perfect play for one game, remembering the exact value of every position it has solved.
 
-    Values are keyed on ``game.key``, so each symmetry class is solved once, and the state that
-    was expanded for a class is kept as its representative: its children are already played, so
-    the tie-break in best_moves, whose figures are the same for every member of a class, walks
-    the representatives instead of playing the children of each symmetric twin again.
+    Values are keyed on ``game.key``, so each symmetry class is solved once. The state expanded for
+    a class is kept with its children and their values: the tie-break in best_moves, whose figures
+    are the same for every member of a class, walks those instead of playing any child again.
     """
 
     game: Game
     table: dict = field(default_factory=dict)
-    _representatives: dict = field(default_factory=dict)
-    _chances: dict = field(default_factory=dict)
+    # key -> (the state expanded for that class, {move: child}, {move: value for the mover}).
+    _expanded: dict = field(default_factory=dict)
     _move_values: dict = field(default_factory=dict)
+    # The tie-break's expected scores, by class: with us to move, and with the random opponent to move.
+    _chances_us: dict = field(default_factory=dict)
+    _chances_them: dict = field(default_factory=dict)
 
     def value(self, state) -> int:
         """The exact negamax value of ``state`` under perfect play.
@@ -204,21 +206,35 @@ class Solver:
         known = self.table.get(key)
         if known is not None:
             return known
-        value = max(-self.value(self.game.play(state, m)) for m in self.game.moves(state))
-        self.table[key] = value
-        self._representatives[key] = state
-        return value
+        return self._expand(state, key)[0]
 
-    def representative(self, state):
-        """The state expanded for ``state``'s class, if one was; otherwise ``state`` itself."""
-        return self._representatives.get(self.game.key(state), state)
+    def _expand(self, state, key) -> tuple[int, dict, dict]:
+        """Solve the class ``key`` from its member ``state``; return (value, children, move values)."""
+        play, value = self.game.play, self.value
+        children = {m: play(state, m) for m in self.game.moves(state)}
+        values = {m: -value(child) for m, child in children.items()}
+        best = self.table[key] = max(values.values())
+        self._expanded[key] = (state, children, values)
+        return best, children, values
+
+    def _class(self, state, key) -> tuple[int, dict, dict]:
+        """(value, children, move values) of the state expanded for the class ``key`` of ``state``."""
+        expanded = self._expanded.get(key)
+        if expanded is None:
+            return self._expand(state, key)
+        _, children, values = expanded
+        return self.table[key], children, values
 
     def move_values(self, state) -> dict:
         """The exact value, for the side to move, of each legal move."""
         # Keyed on the state itself, not its symmetry class: the moves of symmetric states differ.
         found = self._move_values.get(state)
         if found is None:
-            found = {m: -self.value(self.game.play(state, m)) for m in self.game.moves(state)}
+            expanded = self._expanded.get(self.game.key(state))
+            if expanded is not None and expanded[0] == state:
+                found = expanded[2]
+            else:
+                found = {m: -self.value(self.game.play(state, m)) for m in self.game.moves(state)}
             self._move_values[state] = found
         return found
 
@@ -240,25 +256,23 @@ class Solver:
         value = self.game.terminal_value(state)
         if value is not None:
             return float((value > 0) - (value < 0))
-        key = ("us", self.game.key(state))
-        if key not in self._chances:
-            state = self.representative(state)
-            values = self.move_values(state)
-            top = max(values.values())
-            self._chances[key] = max(
-                self._chance_after(self.game.play(state, m)) for m, v in values.items() if v == top
-            )
-        return self._chances[key]
+        key = self.game.key(state)
+        chance = self._chances_us.get(key)
+        if chance is None:
+            top, children, values = self._class(state, key)
+            chance = max(self._chance_after(children[m]) for m, v in values.items() if v == top)
+            self._chances_us[key] = chance
+        return chance
 
     def _chance_after(self, state) -> float:
         """Expected score for us once we have moved and the random opponent is to move."""
         value = self.game.terminal_value(state)
         if value is not None:
             return -float((value > 0) - (value < 0))
-        key = ("them", self.game.key(state))
-        if key not in self._chances:
-            state = self.representative(state)
-            replies = self.game.moves(state)
-            total = sum(self._chance_to_move(self.game.play(state, m)) for m in replies)
-            self._chances[key] = total / len(replies)
-        return self._chances[key]
+        key = self.game.key(state)
+        chance = self._chances_them.get(key)
+        if chance is None:
+            _, children, _ = self._class(state, key)
+            chance = sum(self._chance_to_move(child) for child in children.values()) / len(children)
+            self._chances_them[key] = chance
+        return chance
