@@ -11,6 +11,7 @@ from webapp.match import (
     NothingToUndoError,
     NotYourTurnError,
     Score,
+    Scores,
     SettingError,
     Settings,
     StaleBoardError,
@@ -60,7 +61,7 @@ def test_a_form_drawn_from_another_game_is_refused():
 def test_the_digest_is_short_hex_and_ignores_the_score_and_levels():
     table = table_after(4, 0)
     assert re.fullmatch(r"[0-9a-f]{12}", table.digest)
-    assert table.digest == replace(table, score=Score(hvh=Tally(3, 0, 0)), show_values=True).digest
+    assert table.digest == replace(table, scores=Scores.on("3x3", Score(hvh=Tally(3, 0, 0))), show_values=True).digest
     assert table.digest == table.with_levels(difficulty="random").digest
 
 
@@ -377,7 +378,7 @@ def test_against_the_computer_the_difficulty_plays_not_the_computer_vs_computer_
 def test_a_new_game_starts_afresh_and_unpaused_keeping_only_the_score():
     paused = table_after(4, 0, mode="cvc").set_paused(True)
     fresh = paused.new_game(Settings(mode="cvc", x_level="random"), rng())
-    assert fresh == Table(settings=Settings(mode="cvc", x_level="random"), score=paused.score)
+    assert fresh == Table(settings=Settings(mode="cvc", x_level="random"), scores=paused.scores)
 
 
 def test_play_from_takes_the_settings_it_is_given():

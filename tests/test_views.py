@@ -439,7 +439,7 @@ def test_the_cookie_holds_one_short_line(app, client):
     play(client, 4, 0)
     serializer = app.session_interface.get_signing_serializer(app)
     assert serializer.loads(client.get_cookie("session").value) == {
-        "game": "3|hvh|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 15
+        "game": "4|3x3|hvh|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 75
     }
 
 
@@ -881,7 +881,7 @@ def test_the_api_only_takes_its_own_methods(client):
 
 def test_a_change_made_in_the_settings_form_does_not_redraw_it_but_one_made_elsewhere_does(client):
     # Redrawing the form after its own change would undo a second dropdown changed meanwhile.
-    form = {"mode": "hvc", "human": "X", "difficulty": "minimax", "x_level": "minimax", "o_level": "one-ply"}
+    form = {"board": "3x3", "mode": "hvc", "human": "X", "difficulty": "minimax", "x_level": "minimax", "o_level": "one-ply"}
     changed = send(client, "/levels", headers=HX, **form).get_data(as_text=True)
     assert 'id="setup" hx-swap-oob' not in changed
     assert 'id="setup-summary" hx-swap-oob' in changed  # the one-line summary follows

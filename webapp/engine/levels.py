@@ -113,6 +113,15 @@ def _placement(board: str, n: int, mark: str) -> int:
 GAME = TicTacToe()
 SOLVER = Solver(GAME)
 
+# INTERIM (branch boards-play), for the lead to drop when the exact and the Hard engines are merged:
+# the generic solver cannot search boards beyond 4×4 in a request, so there the top level plays one
+# ply and analyze() proves only the wins at once, calling every other move unclear.
+INTERIM_BEYOND_CELLS = 16
+
+
+def _interim(pos: Position) -> bool:
+    return pos.geometry.cells > INTERIM_BEYOND_CELLS
+
 
 def playable(board: str) -> Position:
     """The position for ``board``, which must be valid and not finished."""
@@ -144,7 +153,7 @@ def _candidates(board: str, level: str) -> tuple[int, ...]:
     pos = playable(board)
     if level == "random":
         return pos.legal_moves()
-    if level == "one-ply":
+    if level == "one-ply" or _interim(pos):  # INTERIM: the "or" goes with the engines' merge
         scores = lookahead_scores(GAME, pos)
         top = max(scores.values())
         return tuple(m for m, s in scores.items() if s == top)
@@ -166,6 +175,8 @@ def analyze(board: str) -> dict[int, tuple[str, int]]:
     {6: ('win', 1), 7: ('win', 3), 8: ('win', 1)}
     """
     pos = playable(board)
+    if _interim(pos):  # INTERIM: goes with the engines' merge
+        return {cell: ("win", 1) if pos.after_legal(cell).winner else ("unclear", None) for cell in pos.legal_moves()}
     empties = pos.board.count(EMPTY)
     return {cell: describe(value, empties) for cell, value in SOLVER.move_values(pos).items()}
 
