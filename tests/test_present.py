@@ -138,7 +138,7 @@ def test_a_hint_on_a_big_board_is_exact_where_a_win_is_proved():
     view = game_view(table(*SEVEN_THREAT, board="7x7", mode="hvh"), hint=True)
     assert [c.index for c in view.cells if c.is_pick] == [4]
     assert view.cells[4].is_proved and view.cells[4].label.endswith(", Best move")
-    assert view.hint == "Hint: the top edge, row 1, column 5 wins at once."
+    assert view.hint == "Hint: row 1, column 5 wins at once."
 
 
 def test_the_score_names_its_board_beyond_3x3():

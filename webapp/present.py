@@ -270,7 +270,7 @@ def headline(table: Table) -> str:
             return "You win!" if winner == s.human else "The computer wins."
         if not table.moves or pos.to_move != s.human:
             return f"You play {s.human}. Your turn."
-        return f"The computer took {place(table.moves[-1], pos.geometry.n)}. Your turn."
+        return f"The computer took {where(table.moves[-1], pos.geometry.n)}. Your turn."
     if s.mode == "hvh":
         return f"{winner} wins!" if winner else f"{pos.to_move} to move."
     # The levels are on the settings line; naming them here made the line wrap on a phone.
@@ -278,7 +278,7 @@ def headline(table: Table) -> str:
         return f"{winner} ({level_names(s.board)[s.level(winner)]}) wins."
     paused = "Paused. " if table.paused else ""
     if table.moves:
-        return f"{paused}{other(pos.to_move)} took {place(table.moves[-1], pos.geometry.n)}; {pos.to_move} to move."
+        return f"{paused}{other(pos.to_move)} took {where(table.moves[-1], pos.geometry.n)}; {pos.to_move} to move."
     return f"{paused}{pos.to_move} to move."
 
 
@@ -372,9 +372,22 @@ def hint_text(board: str) -> str:
 def _squares(cells: tuple[int, ...], n: int = 3) -> str:
     """The marked squares in a few words, such as "the centre" or "the marked corners"."""
     if len(cells) == 1:
-        return place(cells[0], n)
+        return where(cells[0], n)
     kinds = {place(cell, n).split()[-1] for cell in cells}
     return f"the marked {kinds.pop()}s" if n == 3 and len(kinds) == 1 else "the marked squares"
+
+
+def where(cell: int, n: int = 3) -> str:
+    """A square as the status line and the hint name it: by its place on 3×3, at a corner and in the
+    centre, else by its row and column, shorter than "the bottom edge, row 15, column 14", to fit a phone.
+
+    >>> where(4), where(0, 15), where(223, 15)
+    ('the centre', 'the top-left corner', 'row 15, column 14')
+    """
+    row, col = divmod(cell, n)
+    if n == 3 or (row in (0, n - 1) and col in (0, n - 1)) or (n % 2 and row == col == n // 2):
+        return place(cell, n)
+    return cell_name(cell, n).lower()
 
 
 def board_name(board: str) -> str:

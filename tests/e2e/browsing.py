@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from webapp.engine.boards import board_for
+from webapp.engine.boards import BY_KEY, board_for
 from webapp.engine.rules import cell_name
 
 
@@ -73,3 +73,13 @@ def lose_to_the_computer(page: Page, tries: int = 5) -> None:
         page.get_by_role("button", name="Play again", exact=True).click()
         expect(page.locator("#board")).to_have_attribute("data-ply", "0")
     expect(page.get_by_role("status")).to_have_text("The computer wins.")
+
+
+def win_in_a_row(page: Page, key: str) -> None:
+    """Between two people on board ``key``: X fills the top row's first k squares while O answers below."""
+    spec = BY_KEY[key]
+    for i in range(spec.k - 1):
+        click_cell(page, i)
+        click_cell(page, spec.n + i)
+    click_cell(page, spec.k - 1)
+    expect(page.get_by_role("status")).to_have_text("X wins!")

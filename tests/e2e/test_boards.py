@@ -4,32 +4,23 @@ each board looks on a phone and a wide screen, in light and dark."""
 import re
 
 import pytest
-from browsing import board, click_cell, finished, start
+from browsing import board, finished, start, win_in_a_row
 from playwright.sync_api import Page, expect
 
 from webapp.engine.boards import BY_KEY, board_for
 from webapp.engine.rules import cell_name
 
-# The engine's budget is 250 ms a move; a whole game's worth of slack for a busy machine, no more.
-# (Until the exact 4×4 solver is merged, its stand-in solves the first 4×4 reply from scratch, in
-# a minute or more: the first reply is given that long, as the one wait of the test that may need it.)
-FIRST_REPLY_SECONDS = 240
 
-
-def play_first_empty_to_the_end(page: Page, first_reply_timeout: float = 5) -> str:
+def play_first_empty_to_the_end(page: Page) -> str:
     """Play the first empty square until the game is over, against the computer; the final status."""
-    timeout = first_reply_timeout * 1000
     while not finished(page):
         ply = int(page.locator("#board").get_attribute("data-ply"))
         cell = board(page).index(".")
         n = board_for(board(page)).n
         page.get_by_role("button", name=f"{cell_name(cell, n)}, empty").click()
         # The move and the reply come together, or the move alone when it ends the game.
-        expect(page.locator("#board")).to_have_attribute(
-            "data-ply", re.compile(f"^({ply + 1}|{ply + 2})$"), timeout=timeout
-        )
+        expect(page.locator("#board")).to_have_attribute("data-ply", re.compile(f"^({ply + 1}|{ply + 2})$"))
         expect(page.locator("#board.is-pending")).to_have_count(0)
-        timeout = 5000
     return page.locator("#board").get_attribute("data-status")
 
 
@@ -38,7 +29,7 @@ def test_a_whole_4x4_game_against_impossible(page: Page, live_server, console_er
     expect(page.locator("#difficulty option:checked")).to_have_text("Impossible")
     expect(page.locator("#setup-summary")).to_have_text("4×4 · vs computer · Impossible · you are X")
     expect(page.locator("#board .cell")).to_have_count(16)
-    status = play_first_empty_to_the_end(page, FIRST_REPLY_SECONDS)
+    status = play_first_empty_to_the_end(page)
     assert status in ("o-won", "draw")  # Impossible never loses
     expect(page.get_by_role("status")).to_have_text(re.compile(r"The computer wins\.|It's a draw\."))
     if status == "o-won":
@@ -91,16 +82,6 @@ def test_keyboard_play_on_15x15_moves_in_two_dimensions(page: Page, live_server,
     page.keyboard.press("Space")
     expect(page.locator("#board")).to_have_attribute("data-board", re.compile(r"^O.{111}X"))
     expect(page.get_by_role("button", name="Row 1, column 1, O")).to_be_focused()
-
-
-def win_in_a_row(page: Page, key: str) -> None:
-    """Between two people: X fills the top row's first k squares while O answers on the second row."""
-    spec = BY_KEY[key]
-    for i in range(spec.k - 1):
-        click_cell(page, i)
-        click_cell(page, spec.n + i)
-    click_cell(page, spec.k - 1)
-    expect(page.get_by_role("status")).to_have_text("X wins!")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -114,9 +114,10 @@ GAME = TicTacToe()
 SOLVER = Solver(GAME)
 
 # INTERIM (branch boards-play), for the lead to drop when the exact and the Hard engines are merged:
-# the generic solver cannot search boards beyond 4×4 in a request, so there the top level plays one
-# ply and analyze() proves only the wins at once, calling every other move unclear.
-INTERIM_BEYOND_CELLS = 16
+# the generic solver cannot search boards beyond 3×3 in a request (the first 4×4 reply took it 90 s of
+# CPU and 1.5 GB), so there the top level plays one ply and analyze() proves only the wins at once,
+# calling every other move unclear.
+INTERIM_BEYOND_CELLS = 9
 
 
 def _interim(pos: Position) -> bool:
