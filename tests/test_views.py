@@ -973,3 +973,20 @@ def test_the_api_analyses_every_board_and_proves_only_what_it_proves(client, boa
 def test_the_api_plays_on_every_board(client, board):
     body = client.post("/api/move", json={"board": board, "level": "one-ply"}).get_json()
     assert board[body["cell"]] == "." and len(body["board"]) == len(board) and body["status"] == "playing"
+
+
+def test_the_big_boards_positions_are_drawn_afresh_not_remembered(app, client):
+    # Their positions seldom recur, and each drawing is tens of kilobytes: remembering them would fill memory.
+    drawings = app.extensions["drawings"]
+    send(client, "/new", board="15x15", mode="hvh")
+    for cell in (0, 1):
+        send(client, "/move", cell=cell, headers=HX)
+    kept = drawings.cache_info().currsize
+    for cell in (2, 3, 4, 20, 21, 22):
+        assert send(client, "/move", cell=cell, headers=HX).status_code == 200
+    assert drawings.cache_info().currsize == kept
+    # On 3×3 every new position's drawing is kept, to be drawn at once next time.
+    send(client, "/new", board="3x3", mode="hvh", confirm=1)
+    before = drawings.cache_info().currsize
+    send(client, "/move", cell=4, headers=HX)
+    assert drawings.cache_info().currsize > before

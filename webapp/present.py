@@ -16,6 +16,10 @@ from webapp.solver import analyze, candidates
 CELL_UNITS = 100
 # Up to this size a square has room for a move's value in words ("win in 3"); beyond, in a letter.
 WORDY_UP_TO = 4
+# Views and drawings of boards up to 5×5 are remembered (see _grid and rendering.remembered_partial):
+# their positions recur from game to game. Bigger boards' positions seldom recur and each drawing is
+# tens of kilobytes, so remembering them would only fill a worker's memory.
+REMEMBERED_UP_TO = 25
 # The short forms of move values on the bigger boards, said in full by each square's name and the key.
 SHORT = {"win": "W", "draw": "D", "loss": "L"}
 UNCLEAR = "unclear"
@@ -55,6 +59,11 @@ class Grid:
     strikes: tuple[Strike, ...]
     is_over: bool
     can_play: bool  # a person may click a square now
+
+    @property
+    def is_remembered(self) -> bool:
+        """Whether drawings of this grid are worth remembering (see REMEMBERED_UP_TO)."""
+        return len(self.board) <= REMEMBERED_UP_TO
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +114,9 @@ def game_view(table: Table, *, hint: bool = False) -> GameView:
     """Everything the templates need to draw ``table``."""
     over = table.position.is_over()
     last = table.moves[-1] if table.moves else None
-    grid = _grid(table.position.board, last, table.show_values, hint, table.is_humans_turn())
+    board = table.position.board
+    draw = _grid if len(board) <= REMEMBERED_UP_TO else _grid.__wrapped__
+    grid = draw(board, last, table.show_values, hint, table.is_humans_turn())
     return GameView(
         grid=grid,
         headline=headline(table),

@@ -99,15 +99,17 @@ def respond(
         state.save(table)
     score = score_view(table)
     controls = controls_state(table)
+    game = game_view(table, hint=hint)
     return page_or_fragment(
         "index.html",
         "partials/update.html",
         status,
         # Drawn once for each different game view, but never when the response carries words that may
         # come from the request (an error, a notice, a question): no cache is keyed on a visitor's text.
-        pure=message is None and confirm is None,
+        # Nor for the big boards, whose positions seldom recur (see present.REMEMBERED_UP_TO).
+        pure=message is None and confirm is None and game.grid.is_remembered,
         settings=table.settings,
-        game=game_view(table, hint=hint),
+        game=game,
         moves=table.moves,
         digest=table.digest,
         message=message,
