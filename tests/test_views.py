@@ -919,7 +919,7 @@ def test_the_board_dropdown_starts_a_game_on_the_board_chosen(client):
     assert 'aria-label="Row 7, column 7, empty"' in html
     assert "7×7 · vs computer · Medium · you are X" in html
     page_html = client.get("/").get_data(as_text=True)
-    assert '<form class="cells n-7"' in page_html
+    assert '<div id="board" class="board n-7"' in page_html
 
 
 def test_a_new_board_in_the_middle_of_a_game_asks_first(client, midgame):
