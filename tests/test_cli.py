@@ -81,3 +81,27 @@ def test_bench_reports_every_figure(capsys):
     assert report["warm"]["calls"] == 4520
     assert [r["losses"] for r in report["versus_random"]] == [0, 0]
     assert status in (0, 1)  # the timing goals are for the benchmark to judge, not a test
+
+
+def test_bench_on_4x4_times_the_cold_solve_and_impossibles_moves(capsys):
+    status, out, _ = run(capsys, "bench", "--board", "4x4", "--games", "2", "--json")
+    report = json.loads(out)
+    timing = report["timing"]
+    assert timing["board"] == "4x4"
+    assert timing["cold_solve_nodes"] > 1000
+    assert timing["moves"] >= 8 and timing["book_moves"] == 0
+    assert set(report["met"]) == {"median_s", "worst_s", "moves", "cold_solve_s"}
+    assert status == 1  # two games are fewer than the 200 positions the goal asks for
+
+
+def test_bench_on_5x5_reads_the_book(capsys):
+    status, out, _ = run(capsys, "bench", "--board", "5x5", "--games", "1")
+    assert "the opening book loaded" in out
+    assert "from the book" in out
+    assert status == 1  # one game is fewer than the 200 positions the goal asks for
+
+
+def test_bench_refuses_an_unknown_board(capsys):
+    with pytest.raises(SystemExit):
+        run(capsys, "bench", "--board", "6x6")
+    assert "invalid choice: '6x6'" in capsys.readouterr().err

@@ -79,3 +79,81 @@ def versus_random(side: str, games: int, rng: random.Random) -> Record:
             pos = pos.play(choose_move(pos.board, level, rng))
         results.append(pos.winner)
     return Record(side, results.count(side), results.count(None), results.count(other(side)))
+
+
+@dataclass(frozen=True, slots=True)
+class BoardTiming:
+    """The top level's cost on one board: CPU seconds per move, from the book and from live search."""
+
+    board: str
+    cold_solve_s: float | None  # the empty board solved from cold, where that is affordable (4×4)
+    cold_solve_nodes: int | None
+    book_load_s: float | None  # the opening book read from its file, where there is one (5×5)
+    book_positions: int
+    moves: int
+    book_moves: int
+    median_s: float
+    worst_s: float
+    worst_board: str
+    live_median_s: float | None
+    over_1s: int  # moves that took more than a second
+
+
+def time_exact_board(key: str, games: int, rng: random.Random) -> BoardTiming:
+    """Time Impossible's every move, with nothing remembered, in ``games`` games on the board ``key`` (4x4 or 5x5):
+    against Easy and Medium, as X and as O in turn, so the positions are those of real games."""
+    from webapp.engine import book, perfect
+    from webapp.engine.bitboard import bit_geometry
+    from webapp.engine.boards import BY_KEY, position
+    from webapp.engine.exact import ExactSearch
+
+    spec = BY_KEY[key]
+    cold_s = cold_nodes = None
+    if spec.cells <= 16:
+        bit_geometry.cache_clear()
+        start = time.process_time()
+        search = ExactSearch(spec.n, spec.k)
+        search.solve(spec.empty)
+        cold_s, cold_nodes = time.process_time() - start, search.nodes
+    load_s, entries = None, 0
+    if spec.key == "5x5":
+        book.load.cache_clear()
+        start = time.process_time()
+        entries = len(book.load()[1])
+        load_s = time.process_time() - start
+    times, live, worst_board, in_book = [], [], "", 0
+    for game in range(games):
+        side = "XO"[game % 2]
+        opponent = ("random", "one-ply")[game // 2 % 2]
+        pos = position(spec.empty)
+        while not pos.is_over():
+            if pos.to_move != side:
+                pos = pos.play(choose_move(pos.board, opponent, rng))
+                continue
+            perfect.candidates.cache_clear()
+            hit = book.lookup(pos.board) is not None
+            start = time.process_time()
+            move = choose_move(pos.board, "minimax", rng)
+            took = time.process_time() - start
+            times.append(took)
+            if hit:
+                in_book += 1
+            else:
+                live.append(took)
+            if took >= max(times):
+                worst_board = pos.board
+            pos = pos.play(move)
+    return BoardTiming(
+        board=key,
+        cold_solve_s=cold_s,
+        cold_solve_nodes=cold_nodes,
+        book_load_s=load_s,
+        book_positions=entries,
+        moves=len(times),
+        book_moves=in_book,
+        median_s=statistics.median(times),
+        worst_s=max(times),
+        worst_board=worst_board,
+        live_median_s=statistics.median(live) if live else None,
+        over_1s=sum(1 for t in times if t > 1.0),
+    )

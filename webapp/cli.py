@@ -10,6 +10,7 @@ import sys
 from dataclasses import asdict
 
 from webapp import bench, solver, stats, tournament
+from webapp.engine.boards import BY_KEY
 
 # The goals the benchmark is held to; see docs/benchmarks.md.
 GOALS = {"median_us": 50, "first_call_ms": 20, "x_win_rate": 0.985, "o_win_rate": 0.906}
@@ -24,7 +25,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = commands.add_parser("bench", help="time minimax and play it against random moves")
-    p.add_argument("--games", type=int, default=10_000, help="games against random, per side")
+    p.add_argument("--board", default="3x3", choices=list(BY_KEY), help="the board to time (default 3x3)")
+    p.add_argument(
+        "--games", type=int, default=None, help="games: against random per side on 3x3 (10,000), in all on others"
+    )
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -72,6 +76,9 @@ def run_stats(args) -> int:
 
 
 def run_bench(args) -> int:
+    if args.board in BOARD_BENCHES:
+        return BOARD_BENCHES[args.board](args)
+    args.games = 10_000 if args.games is None else args.games
     rng = random.Random(args.seed)
     timing = bench.time_warm_calls(rng)
     first = bench.time_first_call()
@@ -108,6 +115,53 @@ def run_bench(args) -> int:
             ok = met[record.side.lower() + "_win_rate"]
             print(f"  goal: no losses and at least {goal:.1%} won ... {verdict(ok)}")
     return 0 if all(met.values()) else 1
+
+
+# The top level's budgets on the bigger boards (issue 11): CPU per move, a cold 4×4 solve, the 5×5 book's load.
+BOARD_GOALS = {"median_s": 0.25, "worst_s": 1.0, "cold_solve_s": 0.1, "book_load_s": 0.1, "moves": 200}
+
+
+def run_exact_bench(args) -> int:
+    """4×4 and 5×5: the cold solve or the book's load, and Impossible's every move in real games."""
+    games = args.games or {"4x4": 40, "5x5": 40}[args.board]
+    t = bench.time_exact_board(args.board, games, random.Random(args.seed))
+    met = {
+        "median_s": t.median_s <= BOARD_GOALS["median_s"],
+        "worst_s": t.worst_s <= BOARD_GOALS["worst_s"],
+        "moves": t.moves >= BOARD_GOALS["moves"],
+    }
+    if t.cold_solve_s is not None:
+        met["cold_solve_s"] = t.cold_solve_s <= BOARD_GOALS["cold_solve_s"]
+    if t.book_load_s is not None:
+        met["book_load_s"] = t.book_load_s <= BOARD_GOALS["book_load_s"]
+    if args.json:
+        print(json.dumps({"timing": asdict(t), "goals": BOARD_GOALS, "met": met}, indent=2))
+        return 0 if all(met.values()) else 1
+    print(f"{args.board}, Impossible (CPU time)")
+    if t.cold_solve_s is not None:
+        print(f"  the empty board solved from cold: {t.cold_solve_s * 1000:.0f} ms, {t.cold_solve_nodes:,} nodes")
+        print(f"    goal: at most {BOARD_GOALS['cold_solve_s'] * 1000:.0f} ms ... {verdict(met['cold_solve_s'])}")
+    if t.book_load_s is not None:
+        print(f"  the opening book loaded: {t.book_load_s * 1000:.1f} ms, {t.book_positions:,} positions")
+        print(f"    goal: under {BOARD_GOALS['book_load_s'] * 1000:.0f} ms ... {verdict(met['book_load_s'])}")
+    live = "none" if t.live_median_s is None else f"median {t.live_median_s * 1000:.0f} ms"
+    print(
+        f"  a move, nothing remembered, over {t.moves} positions from {games} games against Easy and Medium"
+        f" ({t.book_moves} from the book; live search: {live}):"
+    )
+    print(
+        f"    median {t.median_s * 1000:.1f} ms, worst {t.worst_s * 1000:.0f} ms (at {t.worst_board}),"
+        f" {t.over_1s} over 1 s"
+    )
+    print(
+        f"    goal: median at most {BOARD_GOALS['median_s'] * 1000:.0f} ms and worst at most"
+        f" {BOARD_GOALS['worst_s']:.0f} s, over at least {BOARD_GOALS['moves']} positions"
+        f" ... {verdict(met['median_s'] and met['worst_s'] and met['moves'])}"
+    )
+    return 0 if all(met.values()) else 1
+
+
+BOARD_BENCHES = {"4x4": run_exact_bench, "5x5": run_exact_bench}
 
 
 def verdict(ok: bool) -> str:

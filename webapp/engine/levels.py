@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
+from webapp.engine import perfect
 from webapp.engine.boards import position
 from webapp.engine.rules import EMPTY, GameOverError, Position, canonical_board, other
 from webapp.engine.search import Solver, lookahead_scores
@@ -113,11 +114,10 @@ def _placement(board: str, n: int, mark: str) -> int:
 GAME = TicTacToe()
 SOLVER = Solver(GAME)
 
-# INTERIM (branch boards-play), for the lead to drop when the exact and the Hard engines are merged:
-# the generic solver cannot search boards beyond 3×3 in a request (the first 4×4 reply took it 90 s of
-# CPU and 1.5 GB), so there the top level plays one ply and analyze() proves only the wins at once,
-# calling every other move unclear.
-INTERIM_BEYOND_CELLS = 9
+# INTERIM (branch boards-play), for the lead to drop when the Hard engine is merged: the generic
+# solver cannot search 7×7 or 15×15 in a request, so there the top level plays one ply and analyze()
+# proves only the wins at once, calling every other move unclear. (3×3 to 5×5 are exact: perfect.py.)
+INTERIM_BEYOND_CELLS = 25
 
 
 def _interim(pos: Position) -> bool:
@@ -146,7 +146,11 @@ def candidates(board: str, level: str) -> tuple[int, ...]:
     >>> candidates("X........", "minimax")  # against a corner, only the centre holds the draw
     (4,)
     """
-    return _candidates(board, check_level(level))
+    if check_level(level) == "minimax" and perfect.is_exact_board(board):
+        playable(board)
+        # 4×4 and 5×5: the book or the exact search, remembered for a bounded number of boards.
+        return perfect.candidates(board)
+    return _candidates(board, level)
 
 
 @cache
@@ -154,7 +158,7 @@ def _candidates(board: str, level: str) -> tuple[int, ...]:
     pos = playable(board)
     if level == "random":
         return pos.legal_moves()
-    if level == "one-ply" or _interim(pos):  # INTERIM: the "or" goes with the engines' merge
+    if level == "one-ply" or _interim(pos):  # INTERIM: the "or" goes with the Hard engine's merge
         scores = lookahead_scores(GAME, pos)
         top = max(scores.values())
         return tuple(m for m, s in scores.items() if s == top)
@@ -176,7 +180,9 @@ def analyze(board: str) -> dict[int, tuple[str, int]]:
     {6: ('win', 1), 7: ('win', 3), 8: ('win', 1)}
     """
     pos = playable(board)
-    if _interim(pos):  # INTERIM: goes with the engines' merge
+    if perfect.is_exact_board(board):
+        return perfect.analyze(board)
+    if _interim(pos):  # INTERIM: goes with the Hard engine's merge
         return {cell: ("win", 1) if pos.after_legal(cell).winner else ("unclear", None) for cell in pos.legal_moves()}
     empties = pos.board.count(EMPTY)
     return {cell: describe(value, empties) for cell, value in SOLVER.move_values(pos).items()}
@@ -190,6 +196,8 @@ def outlook(pos: Position) -> tuple[str, int]:
     >>> outlook(position("XXXOO...."))  # already over: O, to move, has lost
     ('loss', 0)
     """
+    if not pos.is_over() and perfect.is_exact_board(pos.board):
+        return perfect.outlook(pos.board)
     return describe(SOLVER.value(pos), pos.board.count(EMPTY))
 
 
