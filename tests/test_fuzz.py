@@ -17,12 +17,27 @@ from itsdangerous import BadSignature
 from support import HX
 
 from webapp import create_app, state
-from webapp.match import LEVELS, MODES, Table
+from webapp.engine.boards import BOARDS
+from webapp.match import LEVELS, MODES, Settings, Table
 
 CONFIG = {"TESTING": True, "SECRET_KEY": "fuzz", "RANDOM_SEED": 11}
 METHODS = ("GET", "POST", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS")
-FIELDS = ("cell", "game", "mode", "human", "difficulty", "x_level", "o_level", "paused", "show", "confirm", "start")
-WORDS = (*MODES, *LEVELS, "X", "O", "0", "1", "8", "9", "-1", "")
+FIELDS = (
+    "cell",
+    "game",
+    "board",
+    "mode",
+    "human",
+    "difficulty",
+    "x_level",
+    "o_level",
+    "paused",
+    "show",
+    "confirm",
+    "start",
+)
+BOARD_KEYS = tuple(board.key for board in BOARDS)
+WORDS = (*MODES, *LEVELS, *BOARD_KEYS, "9x9", "3X3", "X", "O", "0", "1", "8", "9", "15", "224", "225", "-1", "")
 QUERY = ("board", "path", "fold", "pruning", "hint", "level", "moves")
 
 # Text of every kind: short words the game knows, digits, markup, and long or odd strings.
@@ -85,13 +100,20 @@ def cookie_payloads(app):
     """Signed payloads of every shape: our own lines, near misses, other JSON, and junk."""
     line = state._encode(Table())["game"]
     ours = st.builds(lambda moves: {"game": line.replace("||", f"|{moves}|", 1)}, st.from_regex(r"[0-8]{0,9}"))
-    near = st.builds(lambda text: {"game": text}, st.text(alphabet="0123456789|abcdefghnoprvxy-XO", max_size=80))
+    # The same on every board, with moves in the bigger boards' alphabet (two characters each on 15×15).
+    lines = [state._encode(Table(settings=Settings(board=key, mode="hvh")))["game"] for key in BOARD_KEYS]
+    ours_big = st.builds(
+        lambda line, moves: {"game": line.replace("||", f"|{moves}|", 1)},
+        st.sampled_from(lines),
+        st.from_regex(r"[0-9a-zA-Z_-]{0,14}", fullmatch=True),
+    )
+    near = st.builds(lambda text: {"game": text}, st.text(alphabet="0123456789|abcdefghnoprvxy-_XOZ", max_size=80))
     other = st.recursive(
         st.none() | st.booleans() | st.integers() | st.text(max_size=10),
         lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
         max_leaves=6,
     )
-    signed = st.one_of(ours, near, other, st.just({"game": line})).map(lambda data: signer(app).dumps(data))
+    signed = st.one_of(ours, ours_big, near, other, st.just({"game": line})).map(lambda data: signer(app).dumps(data))
     return st.one_of(signed, st.text(alphabet="abcXYZ.-_0189", max_size=80), st.just(""))
 
 
@@ -163,7 +185,7 @@ class PlayerActions(RuleBasedStateMachine):
         elif self.current().digest != table.digest:
             self.old_digests.append(table.digest)
 
-    @rule(cell=st.integers(-1, 9), fresh=st.booleans(), htmx=st.booleans())
+    @rule(cell=st.integers(-1, 225), fresh=st.booleans(), htmx=st.booleans())
     def move(self, cell, fresh, htmx):
         self.send("/move", fresh, htmx, cell=cell)
 
@@ -172,6 +194,7 @@ class PlayerActions(RuleBasedStateMachine):
         self.send("/undo", fresh, htmx)
 
     @rule(
+        board=st.sampled_from((*BOARD_KEYS, "9x9")),
         mode=st.sampled_from(MODES),
         human=st.sampled_from("XO"),
         level=st.sampled_from(LEVELS),
@@ -180,11 +203,12 @@ class PlayerActions(RuleBasedStateMachine):
         fresh=st.booleans(),
         htmx=st.booleans(),
     )
-    def new(self, mode, human, level, start, confirm, fresh, htmx):
+    def new(self, board, mode, human, level, start, confirm, fresh, htmx):
         extra = {"start": 1} if start else {}
         if confirm:
             extra["confirm"] = 1
-        self.send("/new", fresh, htmx, mode=mode, human=human, difficulty=level, x_level=level, **extra)
+        fields = {"mode": mode, "human": human, "difficulty": level, "x_level": level, "board": board}
+        self.send("/new", fresh, htmx, **fields, **extra)
 
     @rule(level=st.sampled_from(LEVELS), fresh=st.booleans(), htmx=st.booleans())
     def levels(self, level, fresh, htmx):

@@ -4,18 +4,21 @@ from dataclasses import replace
 
 import pytest
 
-from webapp.engine.rules import GameOverError, IllegalMoveError
+from webapp.engine.rules import GameOverError, IllegalMoveError, InvalidMoveError
 from webapp.match import (
     MOST,
     ConfirmationNeeded,
     NothingToUndoError,
     NotYourTurnError,
     Score,
+    Scores,
     SettingError,
     Settings,
     StaleBoardError,
     Table,
     Tally,
+    level_names,
+    replay,
     shown,
 )
 
@@ -60,7 +63,7 @@ def test_a_form_drawn_from_another_game_is_refused():
 def test_the_digest_is_short_hex_and_ignores_the_score_and_levels():
     table = table_after(4, 0)
     assert re.fullmatch(r"[0-9a-f]{12}", table.digest)
-    assert table.digest == replace(table, score=Score(hvh=Tally(3, 0, 0)), show_values=True).digest
+    assert table.digest == replace(table, scores=Scores.on("3x3", Score(hvh=Tally(3, 0, 0))), show_values=True).digest
     assert table.digest == table.with_levels(difficulty="random").digest
 
 
@@ -377,7 +380,7 @@ def test_against_the_computer_the_difficulty_plays_not_the_computer_vs_computer_
 def test_a_new_game_starts_afresh_and_unpaused_keeping_only_the_score():
     paused = table_after(4, 0, mode="cvc").set_paused(True)
     fresh = paused.new_game(Settings(mode="cvc", x_level="random"), rng())
-    assert fresh == Table(settings=Settings(mode="cvc", x_level="random"), score=paused.score)
+    assert fresh == Table(settings=Settings(mode="cvc", x_level="random"), scores=paused.scores)
 
 
 def test_play_from_takes_the_settings_it_is_given():
@@ -396,3 +399,77 @@ def test_between_people_and_between_computers_nothing_is_undone_before_the_first
     for mode in ("hvh", "cvc"):
         assert not Table(settings=Settings(mode=mode)).can_undo()
         assert table_after(4, mode=mode).can_undo()
+
+
+# --- the boards ------------------------------------------------------------------------------
+
+
+def test_a_game_is_played_on_the_board_of_its_settings():
+    table = Table().new_game(Settings(board="7x7", mode="hvh"), rng()).move(48, rng()).move(0, rng())
+    assert table.position.board == "O" + "." * 47 + "X"
+    assert table.position.geometry.k == 5
+    assert table.move(47, rng()).position.board[47] == "X"
+    with pytest.raises(InvalidMoveError, match="numbered 0 to 48"):
+        table.move(49, rng())
+
+
+@pytest.mark.parametrize("board", ["9x9", "", "3X3", "3x3 ", "x" * 5000])
+def test_a_board_that_is_not_in_the_catalogue_is_refused_by_name(board):
+    with pytest.raises(
+        SettingError, match=r"^There is no board .*; choose 3×3 \(3x3\), 4×4 \(4x4\), 5×5 .* 15×15"
+    ) as error:
+        Settings(board=board)
+    assert len(str(error.value)) < 200
+
+
+def test_a_new_board_mid_game_asks_first_and_then_starts_afresh_on_it():
+    table = table_after(4, 0)
+    with pytest.raises(ConfirmationNeeded, match=r"^Start a new 15×15 game\? This one will be abandoned\.$"):
+        table.new_game(Settings(board="15x15"), rng(), confirmed=False)
+    fresh = table.new_game(Settings(board="15x15"), rng(), confirmed=True)
+    assert fresh.moves == () and fresh.position.board == "." * 225
+    # Before a person has moved there is nothing to lose, so nothing to ask.
+    assert Table().new_game(Settings(board="5x5"), rng(), confirmed=False).settings.board == "5x5"
+
+
+def test_the_digest_tells_the_boards_apart():
+    assert table_after(0).digest != table_after(0, board="4x4").digest
+    assert table_after(0, board="5x5").digest != table_after(0, board="7x7").digest
+
+
+def test_each_board_keeps_its_own_score():
+    # X wins along the top row of 4×4 between two people: counted on 4×4 alone.
+    won = table_after(0, 4, 1, 5, 2, 6, board="4x4", mode="hvh").move(3, rng())
+    assert won.position.winner == "X"
+    assert won.score.hvh == Tally(1, 0, 0)
+    assert won.scores.of("3x3") == Score() and won.scores.of("15x15") == Score()
+    back_on_3x3 = won.new_game(Settings(mode="hvh"), rng())
+    assert back_on_3x3.score == Score() and back_on_3x3.scores.of("4x4").hvh == Tally(1, 0, 0)
+    assert back_on_3x3.reset_score().scores == won.scores  # resetting 3×3 leaves 4×4 alone
+
+
+def test_the_top_level_is_called_hard_where_it_searches_under_a_time_limit():
+    assert [level_names(key)["minimax"] for key in ("3x3", "4x4", "5x5", "7x7", "15x15")] == [
+        "Impossible",
+        "Impossible",
+        "Impossible",
+        "Hard",
+        "Hard",
+    ]
+    assert table_after(board="7x7", difficulty="minimax").score_name == "Hard"
+    assert table_after(board="5x5", difficulty="minimax").score_name == "Impossible"
+
+
+def test_a_score_set_holds_one_score_per_board():
+    with pytest.raises(ValueError, match="one Score for each of the 5 boards"):
+        Scores((Score(),) * 4)
+    assert Scores.on("7x7", Score(cvc=Tally(1, 0, 0))).of("7x7").cvc == Tally(1, 0, 0)
+
+
+def test_a_whole_15x15_game_replays_to_a_draw():
+    xs = [r * 15 + c for r in range(15) for c in range(15) if (c // 2 + r) % 2 == 0]
+    os_ = [r * 15 + c for r in range(15) for c in range(15) if (c // 2 + r) % 2 == 1]
+    moves = tuple(cell for pair in zip(xs, [*os_, None], strict=True) for cell in pair if cell is not None)
+    table = table_after(*moves, board="15x15", mode="hvh")
+    assert table.ply == 225 and table.position.is_draw()
+    assert replay(moves, "15x15") is replay(moves, "15x15")  # remembered, not replayed twice

@@ -1,7 +1,7 @@
 import pytest
 
 from webapp.match import Settings, Table
-from webapp.present import controls_state, game_view, headline
+from webapp.present import Strike, controls_state, game_view, headline, score_view
 
 
 def table(*moves, **settings) -> Table:
@@ -77,3 +77,71 @@ def test_move_values_label_every_empty_square():
 def test_controls_redraw_only_when_they_change():
     assert controls_state(table(4, 0)) == controls_state(table(4, 0, 8, 2))
     assert controls_state(table()) != controls_state(table(4, 0))
+
+
+# --- the bigger boards -----------------------------------------------------------------------
+
+# 7×7, X to move: X X X X . . . on the top row, so 4 wins at once; O has three on the third row.
+SEVEN_THREAT = (0, 14, 1, 15, 2, 16, 3, 42)
+
+
+def test_squares_are_named_by_row_and_column_on_every_board():
+    view = game_view(table(16, board="15x15", mode="hvh"))
+    assert len(view.cells) == 225 and view.grid.n == 15
+    assert view.cells[16].label == "Row 2, column 2, X"
+    assert view.cells[224].label == "Row 15, column 15, empty"
+
+
+def test_the_status_line_names_a_square_of_a_bigger_board_by_its_place():
+    assert headline(table(113, board="15x15", human="O")) == "The computer took row 8, column 9. Your turn."
+    assert headline(table(0, board="4x4", mode="cvc")) == "X took the top-left corner; O to move."
+
+
+def test_six_in_a_row_on_15x15_is_struck_through_once_from_end_to_end():
+    # X: 0 1 2 4 5, then 3 joins them into six; O plays along the third row, never five.
+    won = table(0, 30, 1, 31, 2, 32, 4, 33, 5, 45, 3, board="15x15", mode="hvh")
+    view = game_view(won)
+    assert view.status == "x-won"
+    assert [c.index for c in view.cells if c.is_winning] == [0, 1, 2, 3, 4, 5]
+    # Squares are 100 units wide: the stroke runs from the first centre to the last, a quarter past each.
+    assert view.strikes == (Strike(25, 50, 575, 50),)
+
+
+def test_a_diagonal_win_on_7x7_is_struck_along_its_diagonal():
+    # X on the anti-diagonal from the top-right: 6, 12, 18, 24, 30.
+    view = game_view(table(6, 0, 12, 1, 18, 2, 24, 7, 30, board="7x7", mode="hvh"))
+    assert view.strikes == (Strike(675, 25, 225, 475),)
+
+
+def test_move_values_on_a_big_board_show_what_is_proved_and_call_the_rest_unclear():
+    view = game_view(table(*SEVEN_THREAT, board="7x7", mode="hvh"), hint=False)
+    shown = game_view(Table(settings=Settings(board="7x7", mode="hvh"), moves=SEVEN_THREAT, show_values=True))
+    assert view.cells[4].value == ""  # nothing without Move values
+    assert shown.cells[4].value == "W1" and shown.cells[4].result == "win"
+    assert shown.cells[4].label == "Row 1, column 5, empty, win in 1 move"
+    unclear = [c for c in shown.cells if c.result == "unclear"]
+    assert unclear and all(c.value == "?" and c.label.endswith(", unclear") for c in unclear)
+    assert shown.hint.startswith("Move values with best play: W3 wins in 3 moves")
+    assert shown.hint.endswith("? is unclear: not proved within the search's time limit.")
+
+
+def test_a_hint_where_nothing_is_proved_gives_the_searchs_preference_as_such():
+    view = game_view(table(board="7x7", mode="hvh"), hint=True)
+    picks = [c for c in view.cells if c.is_pick]
+    assert picks and not any(c.is_hint and not c.is_pick for c in view.cells)
+    assert all(not c.is_proved and c.label.endswith(", the search's pick, not proved") for c in picks)
+    assert "Best move" not in " ".join(c.label for c in view.cells)
+    assert view.hint.startswith("Hint: the search prefers") and view.hint.endswith("; nothing is proved.")
+
+
+def test_a_hint_on_a_big_board_is_exact_where_a_win_is_proved():
+    view = game_view(table(*SEVEN_THREAT, board="7x7", mode="hvh"), hint=True)
+    assert [c.index for c in view.cells if c.is_pick] == [4]
+    assert view.cells[4].is_proved and view.cells[4].label.endswith(", Best move")
+    assert view.hint == "Hint: row 1, column 5 wins at once."
+
+
+def test_the_score_names_its_board_beyond_3x3():
+    assert score_view(table(board="7x7", difficulty="minimax")).title == "Score against Hard, 7×7"
+    assert score_view(table(board="4x4", mode="hvh")).title == "Score, Human vs Human, 4×4"
+    assert score_view(table(difficulty="minimax")).title == "Score against Impossible"

@@ -385,7 +385,7 @@ def test_play_from_here_in_every_mode_and_for_both_sides(app, client, setup, mov
     else:
         assert shown["board"] == (board or "....X....")
     line = app.session_interface.get_signing_serializer(app).loads(cookie(client))["game"]
-    assert line.split("|")[1] == setup["mode"]
+    assert line.split("|")[2] == setup["mode"]  # after the version and the board
     if paused:
         assert "Paused" in text(client.get("/"))
 

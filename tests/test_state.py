@@ -5,6 +5,8 @@ that they are quick enough for the mutation run (`make mutate`); tests/test_view
 same cookie through the routes.
 """
 
+import random
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -12,13 +14,26 @@ from flask import session
 from flask.sessions import SecureCookieSessionInterface
 
 from webapp import create_app, state
-from webapp.match import MOST, Score, Settings, Table, Tally
+from webapp.match import MOST, Score, Scores, Settings, Table, Tally
 
-# Version | mode | side | levels: difficulty, X, O | counts as | moves | paused | values | score:
-# 3 counts (first side, second side, draws) each for Easy, Medium, Impossible, Human vs Human, Computer vs Computer
-GOOD = "3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 15
+# Version | board | mode | side | levels: difficulty, X, O | counts as | moves | paused | values | scores: for
+# each board (3×3, 4×4, 5×5, 7×7, 15×15), 3 counts (first side, second side, draws) each for Easy, Medium,
+# the top level, Human vs Human, Computer vs Computer
+GOOD = "4|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 75
+# Version 3 was for 3×3 alone, with its one score.
+V3 = "3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 15
 # Version 2 had a single score against the computer, then Human vs Human, then Computer vs Computer.
 OLD = "2|hvc|X|minimax|minimax|one-ply|40|0|0|5|1|2|3|4|6|7|8|9"
+
+
+def full_15x15_draw() -> tuple[int, ...]:
+    """225 moves that fill the 15×15 board with no five in a row: pairs of columns, alternating by row."""
+    xs = [r * 15 + c for r in range(15) for c in range(15) if (c // 2 + r) % 2 == 0]
+    os_ = [r * 15 + c for r in range(15) for c in range(15) if (c // 2 + r) % 2 == 1]
+    return tuple(cell for pair in zip(xs, [*os_, None], strict=True) for cell in pair if cell is not None)
+
+
+FULL_DRAW = full_15x15_draw()
 
 
 def sign(app, data) -> str:
@@ -43,12 +58,17 @@ def test_a_table_is_saved_as_one_line_in_the_documented_order(app):
         moves=(4, 0, 3),
         paused=True,
         show_values=True,
-        score=Score(Tally(1, 2, 3), Tally(4, 5, 6), Tally(7, 8, 9), Tally(10, 11, 12), Tally(13, 14, MOST)),
+        scores=Scores.on(
+            "4x4", Score(Tally(1, 2, 3), Tally(4, 5, 6), Tally(7, 8, 9), Tally(10, 11, 12), Tally(13, 14, MOST))
+        ),
         counts_as="minimax",
     )
-    assert (
-        saved_line(app, table)
-        == "3|hvh|O|random|one-ply|minimax|minimax|403|1|1|1|2|3|4|5|6|7|8|9|10|11|12|13|14|999999999"
+    table = replace(table, settings=replace(table.settings, board="7x7"), moves=(48, 10, 3))
+    assert saved_line(app, table) == (
+        "4|7x7|hvh|O|random|one-ply|minimax|minimax|Ma3|1|1"
+        + "|0" * 15
+        + "|1|2|3|4|5|6|7|8|9|10|11|12|13|14|999999999"
+        + "|0" * 45
     )
 
 
@@ -58,9 +78,23 @@ def test_a_table_is_saved_as_one_line_in_the_documented_order(app):
         Table(),
         Table(settings=Settings(human="O", difficulty="minimax"), moves=(4,), counts_as="random"),
         Table(settings=Settings(mode="cvc", x_level="random", o_level="minimax"), moves=(0, 4, 8), paused=True),
-        Table(show_values=True, score=Score(easy=Tally(1, 0, 0), impossible=Tally(0, 0, 2), cvc=Tally(0, 3, 0))),
-        # A whole drawn game: nine moves, the most the line holds.
+        Table(
+            show_values=True,
+            scores=Scores.on("3x3", Score(easy=Tally(1, 0, 0), impossible=Tally(0, 0, 2), cvc=Tally(0, 3, 0))),
+        ),
+        # A whole drawn game: nine moves, the most the 3×3 board holds.
         Table(settings=Settings(mode="hvh"), moves=(0, 4, 8, 1, 7, 6, 2, 5, 3)),
+        # Every board, with moves in its last cells, where their characters are the rarest.
+        Table(settings=Settings(board="4x4", mode="hvh"), moves=(15, 14, 0)),
+        Table(settings=Settings(board="5x5", mode="hvh"), moves=(24, 23)),
+        Table(settings=Settings(board="7x7", difficulty="minimax"), moves=(48, 47, 0), counts_as="random"),
+        Table(settings=Settings(board="15x15", mode="hvh"), moves=(224, 0, 63, 64, 65, 112)),
+        # A whole 15×15 game, the longest line there is, with scores on two boards.
+        Table(
+            settings=Settings(board="15x15", mode="hvh"),
+            moves=FULL_DRAW,
+            scores=Scores.on("15x15", Score(hvh=Tally(0, 0, 1))).with_score("5x5", Score(easy=Tally(2, 0, 0))),
+        ),
     ],
 )
 def test_what_is_saved_reads_back_unchanged(app, table):
@@ -77,11 +111,41 @@ def test_the_version_before_this_one_keeps_its_game_and_counts_its_score_as_the_
     assert loaded.table.score == Score(impossible=Tally(5, 1, 2), hvh=Tally(3, 4, 6), cvc=Tally(7, 8, 9))
 
 
+def test_version_3_keeps_its_game_and_its_score_on_3x3(app):
+    line = V3.replace("|40|0|0|0|0|0|0|0|0|", "|40|0|0|1|2|3|0|0|0|")
+    loaded = loaded_from(app, {"game": line})
+    assert loaded.notice is None
+    assert loaded.table.settings == Settings(difficulty="one-ply", x_level="minimax", o_level="one-ply")
+    assert loaded.table.moves == (4, 0)
+    assert loaded.table.scores == Scores.on("3x3", Score(easy=Tally(1, 2, 3)))
+    # Saved again, it is a line of this version: the old one is read, never written.
+    assert saved_line(app, loaded.table).startswith("4|3x3|")
+
+
 def test_every_field_of_a_count_reads_back_at_its_widest(app):
-    nines = "|999999999" * 15
-    assert loaded_from(app, {"game": GOOD[: -len("|0") * 15] + nines}).table.score == Score(
-        *[Tally(MOST, MOST, MOST)] * 5
-    )
+    nines = "|999999999" * 75
+    widest = Score(*[Tally(MOST, MOST, MOST)] * 5)
+    assert loaded_from(app, {"game": GOOD[: -len("|0") * 75] + nines}).table.scores == Scores((widest,) * 5)
+
+
+COOKIE_LIMIT = 4096  # what every browser keeps of a cookie, its name and value together
+
+
+def test_a_whole_15x15_game_with_every_score_at_its_widest_fits_a_cookie_with_room_to_spare(client):
+    # The moves in a scrambled order and the counts at random, so that compression finds little to save.
+    rng = random.Random(11)
+    xs, os_ = list(FULL_DRAW[0::2]), list(FULL_DRAW[1::2])
+    rng.shuffle(xs)
+    rng.shuffle(os_)
+    moves = tuple(cell for pair in zip(xs, [*os_, None], strict=True) for cell in pair if cell is not None)
+    widest = [Score(*[Tally(*[rng.randrange(MOST // 10, MOST) for _ in "xod"]) for _ in range(5)]) for _ in range(5)]
+    table = Table(settings=Settings(board="15x15", mode="hvh"), moves=moves, scores=Scores(tuple(widest)))
+    assert table.position.is_draw() and table.ply == 225
+    with client.application.test_request_context():
+        state.save(table, notice="x" * 300, notice_is_error=True)  # longer than any message the game says
+        data = dict(session)
+    cookie = f"session={sign(client.application, data)}"
+    assert len(cookie) <= COOKIE_LIMIT // 2
 
 
 @pytest.mark.parametrize(
@@ -105,9 +169,21 @@ def test_every_field_of_a_count_reads_back_at_its_widest(app):
         GOOD.replace("|hvc|", "|human-vs-human|"),  # a word longer than any the game writes
         GOOD.replace("|one-ply|minimax|", "|hard|minimax|"),
         GOOD.replace("|one-ply|one-ply|40|", "|one-ply|hard|40|"),  # counts as no difficulty
-        GOOD.replace("3|", "1|", 1),  # a version this code never wrote
-        GOOD.replace("3|", "4|", 1),  # a version from the future
-        GOOD.replace("3|", "2|", 1),  # this line with the old version's number
+        GOOD.replace("4|", "1|", 1),  # a version this code never wrote
+        GOOD.replace("4|", "5|", 1),  # a version from the future
+        GOOD.replace("4|", "3|", 1),  # this line with the old version's number
+        V3.replace("3|", "4|", 1),  # the old line with this version's number
+        V3[:-2],
+        GOOD.replace("|3x3|", "|9x9|"),  # no such board
+        GOOD.replace("|3x3|", "||"),
+        GOOD.replace("|3x3|", "|3X3|"),
+        GOOD.replace("|3x3|", "|4x4|").replace("|40|", "|4g|"),  # g is cell 16: past the end of 4×4
+        GOOD.replace("|3x3|", "|7x7|").replace("|40|", "|4Z|"),  # Z is 61: past the end of 7×7
+        GOOD.replace("|3x3|", "|15x15|").replace("|40|", "|400|"),  # half a move
+        GOOD.replace("|3x3|", "|15x15|").replace("|40|", "|3x|"),  # 3x is cell 225: past the end
+        GOOD.replace("|3x3|", "|15x15|").replace("|40|", "|0101|"),  # a cell taken twice
+        GOOD.replace("|40|", "|4.|"),  # a character that is no move
+        GOOD.replace("|40|", "|" + "0" * 451 + "|"),  # longer than any game
         " " + GOOD,
         GOOD + "\n",
         OLD[:-2],

@@ -228,6 +228,10 @@ def test_new_game_keeps_the_settings(client):
         ({"human": "Z"}, "There is no side &#39;Z&#39;"),
         ({"mode": "cvc", "x_level": "expert"}, "There is no difficulty &#39;expert&#39;"),
         ({"mode": "x" * 60000}, "There is no mode &#39;" + "x" * 40 + "…&#39;"),
+        ({"board": "9x9"}, "There is no board &#39;9x9&#39;; choose 3×3 (3x3), 4×4 (4x4), 5×5 (5x5)"),
+        ({"board": ""}, "There is no board &#39;&#39;"),
+        ({"board": "16"}, "There is no board &#39;16&#39;"),
+        ({"board": "x" * 60000}, "There is no board &#39;" + "x" * 40 + "…&#39;"),
     ],
 )
 @pytest.mark.parametrize("headers", [HX, {}], ids=["htmx", "no-js"])
@@ -439,7 +443,7 @@ def test_the_cookie_holds_one_short_line(app, client):
     play(client, 4, 0)
     serializer = app.session_interface.get_signing_serializer(app)
     assert serializer.loads(client.get_cookie("session").value) == {
-        "game": "3|hvh|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 15
+        "game": "4|3x3|hvh|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 75
     }
 
 
@@ -881,7 +885,14 @@ def test_the_api_only_takes_its_own_methods(client):
 
 def test_a_change_made_in_the_settings_form_does_not_redraw_it_but_one_made_elsewhere_does(client):
     # Redrawing the form after its own change would undo a second dropdown changed meanwhile.
-    form = {"mode": "hvc", "human": "X", "difficulty": "minimax", "x_level": "minimax", "o_level": "one-ply"}
+    form = {
+        "board": "3x3",
+        "mode": "hvc",
+        "human": "X",
+        "difficulty": "minimax",
+        "x_level": "minimax",
+        "o_level": "one-ply",
+    }
     changed = send(client, "/levels", headers=HX, **form).get_data(as_text=True)
     assert 'id="setup" hx-swap-oob' not in changed
     assert 'id="setup-summary" hx-swap-oob' in changed  # the one-line summary follows
@@ -891,3 +902,91 @@ def test_a_change_made_in_the_settings_form_does_not_redraw_it_but_one_made_else
     swapped = send(client, "/new", start=1, human="O", headers=HX).get_data(as_text=True)
     assert 'id="setup" hx-swap-oob' in swapped
     assert '<option value="O" selected>' in swapped
+
+
+# --- the boards ------------------------------------------------------------------------------
+
+
+def test_the_board_dropdown_starts_a_game_on_the_board_chosen(client):
+    response = send(client, "/new", board="7x7", headers=HX)
+    assert response.status_code == 200
+    assert board_of(response)["board"] == "." * 49
+    html = response.get_data(as_text=True)
+    # The form is drawn again: the top level is now called Hard, and the help says what it does.
+    assert '<option value="7x7" selected>7×7, 5 in a row</option>' in html
+    assert '<option value="minimax">Hard</option>' in html and ">Impossible<" not in html
+    assert "<strong>Hard</strong> searches ahead under a time limit" in html
+    assert 'aria-label="Row 7, column 7, empty"' in html
+    assert "7×7 · vs computer · Medium · you are X" in html
+    page_html = client.get("/").get_data(as_text=True)
+    assert '<div id="board" class="board n-7"' in page_html
+
+
+def test_a_new_board_in_the_middle_of_a_game_asks_first(client, midgame):
+    asked = send(client, "/new", board="4x4", headers=HX)
+    html = asked.get_data(as_text=True)
+    assert "Start a new 4×4 game? This one will be abandoned." in html
+    assert '<input type="hidden" name="board" value="4x4">' in html
+    assert page(client) == midgame
+    yes = send(client, "/new", board="4x4", confirm=1, headers=HX)
+    assert board_of(yes)["board"] == "." * 16
+
+
+def test_a_move_on_15x15_reaches_its_last_square_and_no_further(client):
+    send(client, "/new", board="15x15", mode="hvh")
+    assert send(client, "/move", cell=224, headers=HX).status_code == 200
+    assert page(client)["board"] == "." * 224 + "X"
+    refused = send(client, "/move", cell=225, headers=HX)
+    assert refused.status_code == 400 and "That square is not on the board." in refused.get_data(as_text=True)
+    assert send(client, "/move", cell=0, headers=HX).status_code == 200
+    assert page(client)["board"] == "O" + "." * 223 + "X"
+
+
+def test_the_cookie_carries_the_board(app, client):
+    send(client, "/new", board="5x5", mode="hvh")
+    send(client, "/move", cell=24)
+    serializer = app.session_interface.get_signing_serializer(app)
+    assert serializer.loads(client.get_cookie("session").value)["game"].startswith("4|5x5|hvh|X|")
+    assert serializer.loads(client.get_cookie("session").value)["game"].split("|")[8] == "o"  # cell 24
+
+
+# Nearly full, so that any engine answers at once: X O X O / X O X O / O X O X / . . . .
+FOUR = "XOXOXOXOOXOX...."
+
+
+@pytest.mark.parametrize("board", [FOUR, "X" + "." * 23 + "O", "." * 24 + "X" + "." * 24, "." * 112 + "X" + "." * 112])
+def test_the_api_analyses_every_board_and_proves_only_what_it_proves(client, board):
+    body = client.get(f"/api/analyze?board={board}").get_json()
+    assert body["board"] == board and body["status"] == "playing"
+    assert [move["cell"] for move in body["moves"]] == [i for i, c in enumerate(board) if c == "."]
+    for move in body["moves"]:
+        # A result is a proved one with its plies, or "unclear" with none: never a guess dressed as a proof.
+        assert (move["result"], move["plies"] is None) in {
+            ("win", False),
+            ("draw", False),
+            ("loss", False),
+            ("unclear", True),
+        }
+
+
+@pytest.mark.parametrize("board", [FOUR, "." * 25, "." * 49, "." * 224 + "X"])
+def test_the_api_plays_on_every_board(client, board):
+    body = client.post("/api/move", json={"board": board, "level": "one-ply"}).get_json()
+    assert board[body["cell"]] == "." and len(body["board"]) == len(board) and body["status"] == "playing"
+
+
+def test_the_big_boards_positions_are_drawn_afresh_not_remembered(app, client):
+    # Their positions seldom recur, and each drawing is tens of kilobytes: remembering them would fill memory.
+    drawings = app.extensions["drawings"]
+    send(client, "/new", board="15x15", mode="hvh")
+    for cell in (0, 1):
+        send(client, "/move", cell=cell, headers=HX)
+    kept = drawings.cache_info().currsize
+    for cell in (2, 3, 4, 20, 21, 22):
+        assert send(client, "/move", cell=cell, headers=HX).status_code == 200
+    assert drawings.cache_info().currsize == kept
+    # On 3×3 every new position's drawing is kept, to be drawn at once next time.
+    send(client, "/new", board="3x3", mode="hvh", confirm=1)
+    before = drawings.cache_info().currsize
+    send(client, "/move", cell=4, headers=HX)
+    assert drawings.cache_info().currsize > before

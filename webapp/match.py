@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 
+from webapp.engine.boards import BOARDS, BY_KEY, DEFAULT
 from webapp.engine.rules import GameOverError, Position
 from webapp.solver import LEVELS, choose_move
 
@@ -18,6 +19,9 @@ MODES = ("hvc", "hvh", "cvc")
 SIDES = ("X", "O")
 MODE_NAMES = {"hvc": "Human vs Computer", "hvh": "Human vs Human", "cvc": "Computer vs Computer"}
 LEVEL_NAMES = {"random": "Easy", "one-ply": "Medium", "minimax": "Impossible"}
+# Where the top level cannot play perfectly it searches under a time limit, and says so by its name.
+HARD_LEVEL_NAMES = {**LEVEL_NAMES, "minimax": "Hard"}
+BOARD_NAMES = {board.key: board.name for board in BOARDS}
 # The most a score counter holds: nine digits, the width the cookie keeps for each count.
 MOST = 999_999_999
 # The hex digits of Table.digest, which every form that changes the game carries.
@@ -61,16 +65,33 @@ class NothingToUndoError(ConflictError):
     """Undo with no move of the player's to take back."""
 
 
-@lru_cache(maxsize=1 << 14)
-def replay(moves: tuple[int, ...]) -> Position:
-    """The position after playing ``moves`` from the empty board; raises a ValueError if they can't be.
+def replay(moves: tuple[int, ...], board: str = DEFAULT.key) -> Position:
+    """The position after playing ``moves`` from the empty ``board``; raises a ValueError if they can't be.
 
-    Every request replays its game from the cookie, and games share their openings, so the
-    positions are remembered (there are only 5,478 of them, reached by far more move orders).
+    >>> replay((0, 5), "4x4").board
+    'X....O..........'
     """
+    return _replay_small(moves) if board == DEFAULT.key else _replay(moves, board)
+
+
+@lru_cache(maxsize=1 << 14)
+def _replay_small(moves: tuple[int, ...]) -> Position:
+    # Every request replays its game from the cookie, and games share their openings, so the
+    # positions are remembered (there are only 5,478 of them, reached by far more move orders).
     if not moves:
         return Position.empty()
-    return replay(moves[:-1]).play(moves[-1])
+    return _replay_small(moves[:-1]).play(moves[-1])
+
+
+@lru_cache(maxsize=1 << 10)
+def _replay(moves: tuple[int, ...], board: str) -> Position:
+    # Bigger boards have too many positions to remember each opening; a game is replayed in one go
+    # (a whole 15×15 game in about a millisecond), and only the last games are remembered.
+    spec = BY_KEY[board]
+    pos = Position.empty(spec.n, spec.k)
+    for cell in moves:
+        pos = pos.play(cell)
+    return pos
 
 
 def check_mode(mode: str) -> str:
@@ -83,6 +104,18 @@ def check_side(side: str) -> str:
     if side not in SIDES:
         raise SettingError(f"There is no side {shown(side)}; play X (first) or O (second).")
     return side
+
+
+def check_board(board: str) -> str:
+    if board not in BY_KEY:
+        names = ", ".join(f"{b.name} ({b.key})" for b in BOARDS)
+        raise SettingError(f"There is no board {shown(board)}; choose {names}.")
+    return board
+
+
+def level_names(board: str = DEFAULT.key) -> dict[str, str]:
+    """The names of the levels on ``board``: the top one is Impossible where it is perfect, else Hard."""
+    return LEVEL_NAMES if BY_KEY[board].solved else HARD_LEVEL_NAMES
 
 
 def check_difficulty(level: str) -> str:
@@ -101,10 +134,12 @@ class Settings:
     difficulty: str = "one-ply"
     x_level: str = "minimax"
     o_level: str = "one-ply"
+    board: str = DEFAULT.key  # a key of the board catalogue, such as "4x4"
 
     def __post_init__(self):
         check_mode(self.mode)
         check_side(self.human)
+        check_board(self.board)
         for level in (self.difficulty, self.x_level, self.o_level):
             check_difficulty(level)
 
@@ -178,6 +213,33 @@ def tally_name(mode: str, level: str) -> str:
     return _HVC_TALLIES[level] if mode == "hvc" else mode
 
 
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """One Score per board of the catalogue, in its order: a win on 15×15 against Hard is not one on
+    3×3 against Impossible, nor is Medium the same opponent on both."""
+
+    boards: tuple[Score, ...] = (Score(),) * len(BOARDS)
+
+    def __post_init__(self):
+        if len(self.boards) != len(BOARDS) or not all(isinstance(score, Score) for score in self.boards):
+            raise ValueError(f"the scores hold one Score for each of the {len(BOARDS)} boards")
+
+    @classmethod
+    def on(cls, board: str, score: Score) -> Scores:
+        """Nothing scored anywhere but ``score`` on ``board``."""
+        return cls().with_score(board, score)
+
+    def of(self, board: str) -> Score:
+        return self.boards[_BOARD_INDEX[board]]
+
+    def with_score(self, board: str, score: Score) -> Scores:
+        index = _BOARD_INDEX[board]
+        return Scores((*self.boards[:index], score, *self.boards[index + 1 :]))
+
+
+_BOARD_INDEX = {board.key: index for index, board in enumerate(BOARDS)}
+
+
 def weaker(level: str, other_level: str) -> str:
     """The weaker of two computer levels.
 
@@ -199,7 +261,7 @@ class Table:
     moves: tuple[int, ...] = ()
     paused: bool = False
     show_values: bool = False
-    score: Score = field(default_factory=Score)
+    scores: Scores = field(default_factory=Scores)
     counts_as: str | None = None
 
     def __post_init__(self):
@@ -210,7 +272,15 @@ class Table:
     @cached_property
     def position(self) -> Position:
         """The position after the moves; raises a ValueError if they are not a legal game."""
-        return replay(self.moves)
+        return replay(self.moves, self.settings.board)
+
+    @property
+    def score(self) -> Score:
+        """The score on the board being played."""
+        return self.scores.of(self.settings.board)
+
+    def _with_score(self, score: Score) -> Table:
+        return replace(self, scores=self.scores.with_score(self.settings.board, score))
 
     @property
     def ply(self) -> int:
@@ -221,13 +291,15 @@ class Table:
         """A short fingerprint of the game a page shows: every form carries it, so that a form
         drawn from another game (an older page, another tab, a double submit) can be told apart.
 
-        >>> Table().digest == Table(score=Score(cvc=Tally(1, 0, 0))).digest
+        >>> Table().digest == Table(scores=Scores.on("3x3", Score(cvc=Tally(1, 0, 0)))).digest
         True
         >>> Table().digest == Table(moves=(4,)).digest
         False
+        >>> Table().digest == Table(settings=Settings(board="4x4")).digest
+        False
         """
         s = self.settings
-        text = f"{s.mode}|{s.human}|{','.join(map(str, self.moves))}"
+        text = f"{s.board}|{s.mode}|{s.human}|{','.join(map(str, self.moves))}"
         return hashlib.blake2b(text.encode(), digest_size=DIGEST_LENGTH // 2).hexdigest()
 
     def check_drawn_from(self, digest: str) -> None:
@@ -257,11 +329,14 @@ class Table:
     def new_game(self, settings: Settings, rng: random.Random, *, confirmed: bool = True) -> Table:
         """A fresh game with ``settings``; the computer makes its first move if it plays X.
 
-        Unless ``confirmed``, a change of mode or side in the middle of a game waits for a yes.
+        Unless ``confirmed``, a change of board, mode or side in the middle of a game waits for a yes.
         """
-        changes_sides = (settings.mode, settings.human) != (self.settings.mode, self.settings.human)
+        s = self.settings
+        changes_board = settings.board != s.board
+        changes_sides = changes_board or (settings.mode, settings.human) != (s.mode, s.human)
         if not confirmed and changes_sides and self.is_in_progress():
-            raise ConfirmationNeeded(f"Start a new {MODE_NAMES[settings.mode]} game? This one will be abandoned.")
+            kind = f"{BOARD_NAMES[settings.board]} game" if changes_board else f"{MODE_NAMES[settings.mode]} game"
+            raise ConfirmationNeeded(f"Start a new {kind}? This one will be abandoned.")
         fresh = replace(self, settings=settings, moves=(), paused=False, counts_as=settings.difficulty)
         return fresh._computer_replies(rng) if settings.mode == "hvc" else fresh
 
@@ -314,7 +389,7 @@ class Table:
         The score is kept as it is: only finishing a game counts. Against the computer, it replies
         at once if it is its turn; a Computer vs Computer game waits, paused, for Resume or Step.
         """
-        if replay(tuple(moves)).is_over():
+        if replay(tuple(moves), settings.board).is_over():
             raise GameOverError("That position is the end of the game; choose an earlier move to play from.")
         table = replace(
             self, settings=settings, moves=tuple(moves), paused=settings.mode == "cvc", counts_as=settings.difficulty
@@ -335,13 +410,13 @@ class Table:
         """The same game with the score it counts in set back to nothing, once the person says yes."""
         if not confirmed and self.tally != Tally():
             raise ConfirmationNeeded(f"Reset the {self.score_name} score to nothing?")
-        return replace(self, score=self.score.reset(self.settings.mode, self.counts_as))
+        return self._with_score(self.score.reset(self.settings.mode, self.counts_as))
 
     @property
     def score_name(self) -> str:
         """The name of the score this game counts in, such as "Impossible" or "Human vs Human"."""
         if self.settings.mode == "hvc":
-            return LEVEL_NAMES[self.counts_as]
+            return level_names(self.settings.board)[self.counts_as]
         return MODE_NAMES[self.settings.mode]
 
     # --- helpers ---------------------------------------------------------------------------
@@ -350,7 +425,7 @@ class Table:
         pos = self.position.play(cell)
         table = replace(self, moves=(*self.moves, cell))
         if pos.is_over():
-            table = replace(table, score=table.score.counted(self.settings, pos.winner, self.counts_as))
+            table = table._with_score(table.score.counted(self.settings, pos.winner, self.counts_as))
         # The new table's position is known already: hand it over instead of replaying every move.
         table.__dict__["position"] = pos
         return table

@@ -5,23 +5,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from webapp.engine.rules import Position, cell_name, other, parse
-from webapp.match import LEVEL_NAMES, Table, Tally
+from webapp.engine.boards import BY_KEY, DEFAULT, position
+from webapp.engine.rules import Position, cell_name, other
+from webapp.match import Table, Tally, level_names
+from webapp.review import place
 from webapp.solver import analyze, candidates
 
-PLACES = (
-    "the top-left corner",
-    "the top edge",
-    "the top-right corner",
-    "the left edge",
-    "the centre",
-    "the right edge",
-    "the bottom-left corner",
-    "the bottom edge",
-    "the bottom-right corner",
-)
-# Centres of the cells in the board's 300 x 300 drawing, for the line struck through a win.
-CENTRES = {i: (50 + 100 * (i % 3), 50 + 100 * (i // 3)) for i in range(9)}
+# The drawing of the line struck through a win: each cell is 100 units wide, so a cell's centre is
+# at 50 + 100 × its column (and row), whatever the size of the board.
+CELL_UNITS = 100
+# Up to this size a square has room for a move's value in words ("win in 3"); beyond, in a letter.
+WORDY_UP_TO = 4
+# Views and drawings of boards up to 5×5 are remembered (see _grid and rendering.remembered_partial):
+# their positions recur from game to game. Bigger boards' positions seldom recur and each drawing is
+# tens of kilobytes, so remembering them would only fill a worker's memory.
+REMEMBERED_UP_TO = 25
+# The short forms of move values on the bigger boards, said in full by each square's name and the key.
+SHORT = {"win": "W", "draw": "D", "loss": "L"}
+UNCLEAR = "unclear"
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,10 +30,11 @@ class CellView:
     index: int
     mark: str  # "X", "O" or ""
     label: str  # the accessible name
-    value: str = ""  # "win in 3", "draw", "loss in 2" when move values are on
-    result: str = ""  # "win", "draw" or "loss", for the colour
+    value: str = ""  # "win in 3", "draw", "loss in 2", "unclear" (or W3, D, L2, ?) when move values are on
+    result: str = ""  # "win", "draw", "loss" or "unclear", for the colour
     is_hint: bool = False  # keeps the best result there is, when a hint is asked for
     is_pick: bool = False  # the computer's own choice among those
+    is_proved: bool = True  # a pick that keeps a proved result, not only the search's preference
     is_winning: bool = False
     is_last: bool = False
 
@@ -50,12 +52,18 @@ class Grid:
     """What the board itself shows and nothing else, so that one drawing serves every visit to it."""
 
     board: str
+    n: int  # the board is n×n
     status: str  # "playing", "x-won", "o-won" or "draw"
     ply: int
     cells: tuple[CellView, ...]
     strikes: tuple[Strike, ...]
     is_over: bool
     can_play: bool  # a person may click a square now
+
+    @property
+    def is_remembered(self) -> bool:
+        """Whether drawings of this grid are worth remembering (see REMEMBERED_UP_TO)."""
+        return len(self.board) <= REMEMBERED_UP_TO
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,40 +114,59 @@ def game_view(table: Table, *, hint: bool = False) -> GameView:
     """Everything the templates need to draw ``table``."""
     over = table.position.is_over()
     last = table.moves[-1] if table.moves else None
-    grid = _grid(table.position.board, last, table.show_values, hint, table.is_humans_turn())
+    board = table.position.board
+    draw = _grid if len(board) <= REMEMBERED_UP_TO else _grid.__wrapped__
+    grid = draw(board, last, table.show_values, hint, table.is_humans_turn())
     return GameView(
         grid=grid,
         headline=headline(table),
         tone=outcome_tone(table),
-        hint=hint_text(grid.board) if hint and not over else VALUES_KEY if table.show_values and not over else "",
+        hint=hint_text(grid.board) if hint and not over else values_key(grid) if table.show_values and not over else "",
         is_running=table.settings.mode == "cvc" and not table.paused and not over,
     )
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 12)
 def _grid(board: str, last: int | None, show_values: bool, hint: bool, can_play: bool) -> Grid:
     # A pure function of a few small values that recur from game to game, so worked out once.
-    pos = parse(board)
+    pos = position(board)
+    n = pos.geometry.n
     outcome = pos.outcome()
     values = analyze(board) if show_values and outcome is None else {}
-    keep, picks = hinted(board) if hint and outcome is None else ((), ())
+    keep, picks, proved = hinted(board) if hint and outcome is None else ((), (), True)
     cells = tuple(
-        _cell(i, board[i], values.get(i), i in keep, i in picks, i in pos.winning_line, i == last)
+        _cell(i, n, board[i], values.get(i), i in keep, i in picks, proved, i in pos.winning_line, i == last)
         for i in range(len(board))
     )
-    return Grid(board, status_of(pos), pos.ply, cells, _strikes(pos), outcome is not None, can_play)
+    return Grid(board, n, status_of(pos), pos.ply, cells, _strikes(pos), outcome is not None, can_play)
 
 
-def hinted(board: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The moves that keep the best result there is, and the computer's own choice among them.
+def hinted(board: str) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
+    """The moves that keep the best result there is, the computer's own choice among them, and whether
+    that result is proved.
+
+    Where nothing is proved to win and some moves are unclear (the bigger boards, searched under a time
+    limit), no square is said to keep anything: the pick is the search's preference, and says so.
 
     >>> hinted(".........")  # every square keeps the draw; a corner gives O the most ways to go wrong
-    ((0, 1, 2, 3, 4, 5, 6, 7, 8), (0, 2, 6, 8))
+    ((0, 1, 2, 3, 4, 5, 6, 7, 8), (0, 2, 6, 8), True)
+    >>> hinted("." * 49)[:2]  # nothing is proved on an empty 7×7 board: the search's choice alone
+    ((), (24,))
     """
     values = analyze(board)
-    best = max(map(_rank, values.values()))
-    keep = tuple(cell for cell, value in values.items() if _rank(value) == best)
-    return keep, candidates(board, "minimax")
+    picks = candidates(board, "minimax")
+    proved = {cell: value for cell, value in values.items() if value[0] != UNCLEAR}
+    wins = any(result == "win" for result, _ in proved.values())
+    if not wins and len(proved) < len(values):
+        return (), picks, False
+    best = max(map(_rank, proved.values()))
+    keep = tuple(cell for cell, value in proved.items() if _rank(value) == best)
+    # The pick shown as best must keep the best result: if the search chose otherwise, the fastest keeps.
+    chosen = tuple(cell for cell in picks if cell in keep)
+    if not chosen:
+        fastest = min(proved[cell][1] if proved[cell][0] == "win" else 0 for cell in keep)
+        chosen = tuple(cell for cell in keep if proved[cell][0] != "win" or proved[cell][1] == fastest)
+    return keep, chosen, True
 
 
 def _rank(value: tuple[str, int]) -> tuple[int, int]:
@@ -150,35 +177,81 @@ def _rank(value: tuple[str, int]) -> tuple[int, int]:
 
 # What the numbers on the squares count, said under the board while they are shown.
 VALUES_KEY = "Move values: the result with best play, and the moves of both sides until the game ends."
+SHORT_VALUES_KEY = "Move values with best play: W3 wins in 3 moves of both sides, D draws, L2 loses in 2."
+UNCLEAR_KEY = "; ? is unclear: not proved within the search's time limit."
 
 
-def _cell(index, mark, value, is_hint, is_pick, is_winning, is_last) -> CellView:
+def values_key(grid: Grid) -> str:
+    """The line under the board that says what the values on the squares mean."""
+    key = VALUES_KEY if grid.n <= WORDY_UP_TO else SHORT_VALUES_KEY
+    if any(cell.result == UNCLEAR for cell in grid.cells):
+        key = key.rstrip(".") + UNCLEAR_KEY
+    return key
+
+
+def _cell(index, n, mark, value, is_hint, is_pick, is_proved, is_winning, is_last) -> CellView:
     mark = "" if mark == "." else mark
-    label = f"{cell_name(index)}, {mark or 'empty'}"
+    label = f"{cell_name(index, n)}, {mark or 'empty'}"
     words = result = ""
     if value:
         result, plies = value
-        words = "draw" if result == "draw" else f"{result} in {plies}"
-        label += ", draw" if result == "draw" else f", {result} in {plies} {'move' if plies == 1 else 'moves'}"
+        words = _value_words(result, plies, n)
+        if result == UNCLEAR:
+            label += ", unclear"
+        else:
+            label += ", draw" if result == "draw" else f", {result} in {plies} {'move' if plies == 1 else 'moves'}"
     if is_pick:
-        label += ", Best move"  # the square shows "Best": its name says it too
+        # The square shows "Best" (or "Pick"): its name says it too.
+        label += ", Best move" if is_proved else ", the search's pick, not proved"
     elif is_hint:
         label += ", also keeps the best result"
-    return CellView(index, mark, label, words, result, is_hint, is_pick, is_winning, is_last)
+    return CellView(index, mark, label, words, result, is_hint, is_pick, is_proved, is_winning, is_last)
 
 
-def _strikes(pos) -> tuple[Strike, ...]:
+def _value_words(result: str, plies: int | None, n: int) -> str:
+    """A move's value as its square shows it: "win in 3" where there is room, "W3" where there is not.
+
+    >>> _value_words("win", 3, 3), _value_words("loss", 2, 7), _value_words("unclear", None, 15)
+    ('win in 3', 'L2', '?')
+    """
+    if n <= WORDY_UP_TO:
+        return result if result in ("draw", UNCLEAR) else f"{result} in {plies}"
+    if result == UNCLEAR:
+        return "?"
+    return SHORT[result] if result == "draw" else f"{SHORT[result]}{plies}"
+
+
+def _strikes(pos: Position) -> tuple[Strike, ...]:
+    """One stroke through each winning run: on 15×15 six in a row is one run, not two lines of five."""
     winner = pos.winner
     if winner is None:
         return ()
-    lines = [line for line in pos.geometry.lines if all(pos.board[c] == winner for c in line)]
+    n = pos.geometry.n
+    runs: list[list[int]] = []
+    for line in sorted(line for line in pos.geometry.lines if all(pos.board[c] == winner for c in line)):
+        step = line[1] - line[0]
+        joined = next((run for run in runs if run[1] - run[0] == step and line[0] in run), None)
+        if joined is None:
+            runs.append(list(line))
+        else:
+            joined.extend(c for c in line if c not in joined)
     strikes = []
-    for line in lines:
-        (x1, y1), (x2, y2) = CENTRES[line[0]], CENTRES[line[-1]]
+    for run in runs:
+        (x1, y1), (x2, y2) = _centre(run[0], n), _centre(run[-1], n)
         # Reach a little past the two end marks, as a hand-drawn stroke would.
-        dx, dy = (x2 - x1) // 8, (y2 - y1) // 8
+        reach = CELL_UNITS // 4
+        dx, dy = _sign(x2 - x1) * reach, _sign(y2 - y1) * reach
         strikes.append(Strike(x1 - dx, y1 - dy, x2 + dx, y2 + dy))
     return tuple(strikes)
+
+
+def _centre(cell: int, n: int) -> tuple[int, int]:
+    row, col = divmod(cell, n)
+    return CELL_UNITS * col + CELL_UNITS // 2, CELL_UNITS * row + CELL_UNITS // 2
+
+
+def _sign(number: int) -> int:
+    return (number > 0) - (number < 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,15 +281,15 @@ def headline(table: Table) -> str:
             return "You win!" if winner == s.human else "The computer wins."
         if not table.moves or pos.to_move != s.human:
             return f"You play {s.human}. Your turn."
-        return f"The computer took {PLACES[table.moves[-1]]}. Your turn."
+        return f"The computer took {where(table.moves[-1], pos.geometry.n)}. Your turn."
     if s.mode == "hvh":
         return f"{winner} wins!" if winner else f"{pos.to_move} to move."
     # The levels are on the settings line; naming them here made the line wrap on a phone.
     if winner:
-        return f"{winner} ({LEVEL_NAMES[s.level(winner)]}) wins."
+        return f"{winner} ({level_names(s.board)[s.level(winner)]}) wins."
     paused = "Paused. " if table.paused else ""
     if table.moves:
-        return f"{paused}{other(pos.to_move)} took {PLACES[table.moves[-1]]}; {pos.to_move} to move."
+        return f"{paused}{other(pos.to_move)} took {where(table.moves[-1], pos.geometry.n)}; {pos.to_move} to move."
     return f"{paused}{pos.to_move} to move."
 
 
@@ -246,11 +319,14 @@ def score_view(table: Table) -> ScoreView:
     first, second = ("You", "Computer") if table.settings.mode == "hvc" else ("X", "O")
     items = ((first, tally.first), (second, tally.second), ("Draws", tally.draws))
     title = f"Score against {table.score_name}" if table.settings.mode == "hvc" else f"Score, {table.score_name}"
+    # Each board keeps its own score: say which, except on the classic board, where it always was.
+    if table.settings.board != DEFAULT.key:
+        title += f", {board_name(table.settings.board)}"
     return ScoreView(title, items, tally == Tally())
 
 
 # The fields a question about a new game sends again with its yes: settings, already checked.
-RESENT_FIELDS = ("mode", "human", "difficulty", "x_level", "o_level")
+RESENT_FIELDS = ("board", "mode", "human", "difficulty", "x_level", "o_level")
 ANSWERS = {"game.new": "Start the new game", "game.reset_score": "Reset the score"}
 
 
@@ -270,7 +346,8 @@ class Confirmation:
 
 
 def hint_text(board: str) -> str:
-    """The hint's one line: which squares keep the best result, and why the marked one is the pick.
+    """The hint's one line: which squares keep the best result, and why the marked one is the pick;
+    or, where nothing is proved, what the search prefers, said as a preference.
 
     Short enough for the two lines its slot keeps under the board on a 320 px phone.
 
@@ -278,11 +355,17 @@ def hint_text(board: str) -> str:
     'Hint: all draw; the marked corners give O most ways to slip.'
     >>> hint_text("XX.OO....")
     'Hint: the marked corner wins at once.'
+    >>> hint_text("." * 49)
+    'Hint: the search prefers the centre; nothing is proved.'
     """
-    keep, picks = hinted(board)
+    keep, picks, proved = hinted(board)
+    pos = position(board)
+    n = pos.geometry.n
+    chosen = _squares(picks, n)
+    if not proved:
+        return f"Hint: the search prefers {chosen}; nothing is proved."
     result, plies = analyze(board)[picks[0]]
-    opponent = other(parse(board).to_move)
-    chosen = _squares(picks)
+    opponent = other(pos.to_move)
     verb = "gives" if len(picks) == 1 else "give"
     if result == "win":
         if plies == 1:
@@ -293,14 +376,33 @@ def hint_text(board: str) -> str:
         return f"Hint: every move loses; {chosen} {'holds' if len(picks) == 1 else 'hold'} out longest."
     if len(keep) == len(picks):
         return f"Hint: {chosen} {'keeps' if len(picks) == 1 else 'keep'} the draw."
-    count = "all" if len(keep) == len(parse(board).legal_moves()) else f"{len(keep)} squares"
+    count = "all" if len(keep) == len(pos.legal_moves()) else f"{len(keep)} squares"
     return f"Hint: {count} draw; {chosen} {verb} {opponent} most ways to slip."
 
 
-def _squares(cells: tuple[int, ...]) -> str:
+def _squares(cells: tuple[int, ...], n: int = 3) -> str:
     """The marked squares in a few words, such as "the centre" or "the marked corners"."""
     if len(cells) == 1:
-        place = PLACES[cells[0]]
-        return place if place == "the centre" else f"the marked {place.split()[-1]}"
-    kinds = {PLACES[cell].split()[-1] for cell in cells}
-    return f"the marked {kinds.pop()}s" if len(kinds) == 1 else "the marked squares"
+        spot = where(cells[0], n)
+        # A named place reads as the marked square; a row and column already says where it is.
+        return spot if spot == "the centre" or not spot.startswith("the ") else f"the marked {spot.split()[-1]}"
+    kinds = {place(cell, n).split()[-1] for cell in cells}
+    return f"the marked {kinds.pop()}s" if n == 3 and len(kinds) == 1 else "the marked squares"
+
+
+def where(cell: int, n: int = 3) -> str:
+    """A square as the status line and the hint name it: by its place on 3×3, at a corner and in the
+    centre, else by its row and column, shorter than "the bottom edge, row 15, column 14", to fit a phone.
+
+    >>> where(4), where(0, 15), where(223, 15)
+    ('the centre', 'the top-left corner', 'row 15, column 14')
+    """
+    row, col = divmod(cell, n)
+    if n == 3 or (row in (0, n - 1) and col in (0, n - 1)) or (n % 2 and row == col == n // 2):
+        return place(cell, n)
+    return cell_name(cell, n).lower()
+
+
+def board_name(board: str) -> str:
+    """The name of a catalogue board by its key: "4×4"."""
+    return BY_KEY[board].name

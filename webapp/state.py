@@ -1,11 +1,11 @@
 """The one module that reads and writes ``flask.session``: a Table in a small, signed cookie.
 
 The cookie holds one compact, versioned line of text, such as
-``3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0|0|0|…``: a string costs Flask's session
+``4|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0|0|0|…``: a string costs Flask's session
 serializer far less than nested containers, on every request. Anything that does not read back as
 a legal game (a tampered or truncated cookie, an unknown version, impossible moves, a payload of the
-wrong shape) becomes a fresh game with a notice, never an error. The line before this one (version 2)
-is still read, so that nobody loses their score to an update.
+wrong shape) becomes a fresh game with a notice, never an error. The lines before this one (versions 3
+and 2, both for 3×3 alone) are still read, so that nobody loses their score to an update.
 """
 
 from __future__ import annotations
@@ -23,15 +23,26 @@ from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
 from itsdangerous.encoding import base64_encode, want_bytes
 from itsdangerous.signer import HMACAlgorithm
 
-from webapp.match import SCORE_TALLIES, Score, Settings, Table, Tally, check_difficulty, tally_name
+from webapp.engine.boards import BOARDS, BY_KEY, DEFAULT
+from webapp.match import SCORE_TALLIES, Score, Scores, Settings, Table, Tally, check_board, check_difficulty, tally_name
 
-VERSION = "3"  # 2 had one score for every difficulty; 1 was a dictionary of fields
+VERSION = "4"  # 3 was for 3×3 only; 2 had one score for every difficulty; 1 was a dictionary of fields
 _WORD = r"([a-z-]{1,12})"
 _COUNT = r"\|([0-9]{1,9})"
 _MOVES = r"([0-8]{0,9})"
+# A move is one character of this alphabet on boards of up to 64 cells, two on bigger ones, so that a
+# whole 15×15 game (225 moves) takes 450 characters. On 3×3 the moves read as before: digits.
+ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
+_DIGIT = {c: i for i, c in enumerate(ALPHABET)}
+_MOST_MOVES = max(b.cells for b in BOARDS) * 2
 # The shape of the line, checked in one pass; whether the words and moves make sense is the
-# Table's to say (Settings checks the words, replaying checks the moves).
+# Table's to say (Settings checks the words, replaying checks the moves). Every board has its score.
 GAME_LINE = re.compile(
+    rf"4\|([0-9x]{{3,5}})\|{_WORD}\|([XO])\|{_WORD}\|{_WORD}\|{_WORD}\|{_WORD}\|([0-9a-zA-Z_-]{{0,{_MOST_MOVES}}})"
+    rf"\|([01])\|([01])" + _COUNT * (15 * len(BOARDS))
+)
+# Versions 3 and 2 were for 3×3 alone: they are read as 3×3 games, with their score on 3×3.
+V3_GAME_LINE = re.compile(
     rf"3\|{_WORD}\|([XO])\|{_WORD}\|{_WORD}\|{_WORD}\|{_WORD}\|{_MOVES}\|([01])\|([01])" + _COUNT * 15
 )
 OLD_GAME_LINE = re.compile(rf"2\|{_WORD}\|([XO])\|{_WORD}\|{_WORD}\|{_WORD}\|{_MOVES}\|([01])\|([01])" + _COUNT * 9)
@@ -211,33 +222,71 @@ def _fresh(notice: str) -> Loaded:
     return Loaded(Table(), notice, reset=True)
 
 
+def _width(board: str) -> int:
+    return 1 if BY_KEY[board].cells <= len(ALPHABET) else 2
+
+
+def encode_moves(moves: tuple[int, ...], board: str) -> str:
+    """The moves as the cookie writes them: one character each, or two on boards of more than 64 cells.
+
+    >>> encode_moves((4, 0, 8), "3x3"), encode_moves((48, 10), "7x7"), encode_moves((224, 0), "15x15")
+    ('408', 'Ma', '3w00')
+    """
+    if _width(board) == 1:
+        return "".join(ALPHABET[m] for m in moves)
+    return "".join(ALPHABET[m // len(ALPHABET)] + ALPHABET[m % len(ALPHABET)] for m in moves)
+
+
+def decode_moves(text: str, board: str) -> tuple[int, ...]:
+    """The moves written by encode_moves(); a ValueError if the text cannot be theirs."""
+    width = _width(board)
+    if len(text) % width:
+        raise ValueError("a move is cut in half")
+    if width == 1:
+        return tuple(_DIGIT[c] for c in text)
+    return tuple(_DIGIT[text[i]] * len(ALPHABET) + _DIGIT[text[i + 1]] for i in range(0, len(text), 2))
+
+
 def _encode(table: Table) -> dict:
     s = table.settings
-    counts = [n for name in SCORE_TALLIES for t in [getattr(table.score, name)] for n in (t.first, t.second, t.draws)]
-    fields = [VERSION, s.mode, s.human, s.difficulty, s.x_level, s.o_level, table.counts_as]
-    fields += ["".join(map(str, table.moves)), str(int(table.paused)), str(int(table.show_values)), *map(str, counts)]
-    return {"game": "|".join(fields)}
+    counts = [
+        n
+        for score in table.scores.boards
+        for name in SCORE_TALLIES
+        for t in [getattr(score, name)]
+        for n in (t.first, t.second, t.draws)
+    ]
+    fields = [VERSION, s.board, s.mode, s.human, s.difficulty, s.x_level, s.o_level, table.counts_as]
+    fields += [encode_moves(table.moves, s.board), str(int(table.paused)), str(int(table.show_values))]
+    return {"game": "|".join(fields + [str(n) for n in counts])}
 
 
 def _decode(text: str) -> Table:
     """The table in a cookie's line of text; raises ValueError for anything that is not a legal game."""
     if (found := GAME_LINE.fullmatch(text)) is not None:
+        board, mode, human, difficulty, x_level, o_level, counts_as, moves, paused, values, *counts = found.groups()
+        tallies = _tallies(counts)
+        scores = Scores(tuple(Score(*tallies[i : i + 5]) for i in range(0, len(tallies), 5)))
+        moves = decode_moves(moves, check_board(board))
+    elif (found := V3_GAME_LINE.fullmatch(text)) is not None:
         mode, human, difficulty, x_level, o_level, counts_as, moves, paused, values, *counts = found.groups()
-        score = Score(*_tallies(counts))
+        board, scores = DEFAULT.key, Scores.on(DEFAULT.key, Score(*_tallies(counts)))
+        moves = decode_moves(moves, board)
     elif (found := OLD_GAME_LINE.fullmatch(text)) is not None:
         mode, human, difficulty, x_level, o_level, moves, paused, values, *counts = found.groups()
-        counts_as = difficulty
+        counts_as, board = difficulty, DEFAULT.key
         hvc, hvh, cvc = _tallies(counts)
         # Version 2 kept one score against the computer: it goes on as the current difficulty's.
         score = replace(Score(hvh=hvh, cvc=cvc), **{tally_name("hvc", check_difficulty(difficulty)): hvc})
+        scores, moves = Scores.on(board, score), decode_moves(moves, board)
     else:
         raise ValueError("not a game's line")
     table = Table(
-        settings=Settings(mode, human, difficulty, x_level, o_level),
-        moves=tuple(int(c) for c in moves),
+        settings=Settings(mode, human, difficulty, x_level, o_level, board),
+        moves=moves,
         paused=paused == "1",
         show_values=values == "1",
-        score=score,
+        scores=scores,
         counts_as=counts_as,
     )
     table.position  # noqa: B018 -- replaying the moves raises if they are not a legal game

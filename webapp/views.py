@@ -10,6 +10,7 @@ from typing import NoReturn
 from flask import Blueprint, abort, current_app, redirect, request, url_for
 
 from webapp import charts, state, stats
+from webapp.engine.boards import BOARDS, position
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError, Position, parse
 from webapp.forms import FormError, optional_choice, whole_number
 from webapp.match import (
@@ -21,9 +22,11 @@ from webapp.match import (
     SettingError,
     Settings,
     Table,
+    check_board,
     check_difficulty,
     check_mode,
     check_side,
+    level_names,
 )
 from webapp.present import Confirmation, controls_state, game_view, score_view, status_of
 from webapp.rendering import is_htmx, page_or_fragment
@@ -37,7 +40,8 @@ bp = Blueprint("game", __name__)
 
 @bp.app_context_processor
 def names():
-    return {"mode_names": MODE_NAMES, "level_names": LEVEL_NAMES}
+    # level_names is the 3×3 names, as other pages use them; the game's own pages ask for their board's.
+    return {"mode_names": MODE_NAMES, "level_names": LEVEL_NAMES, "boards": BOARDS, "level_names_on": level_names}
 
 
 WRONG_CELL = "That square is not on the board."
@@ -95,15 +99,17 @@ def respond(
         state.save(table)
     score = score_view(table)
     controls = controls_state(table)
+    game = game_view(table, hint=hint)
     return page_or_fragment(
         "index.html",
         "partials/update.html",
         status,
         # Drawn once for each different game view, but never when the response carries words that may
         # come from the request (an error, a notice, a question): no cache is keyed on a visitor's text.
-        pure=message is None and confirm is None,
+        # Nor for the big boards, whose positions seldom recur (see present.REMEMBERED_UP_TO).
+        pure=message is None and confirm is None and game.grid.is_remembered,
         settings=table.settings,
-        game=game_view(table, hint=hint),
+        game=game,
         moves=table.moves,
         digest=table.digest,
         message=message,
@@ -117,7 +123,7 @@ def respond(
     )
 
 
-SETTING_FIELDS = ("mode", "human", "difficulty", "x_level", "o_level")
+SETTING_FIELDS = ("board", "mode", "human", "difficulty", "x_level", "o_level")
 
 
 def setup_is_stale(previous: Table, table: Table, confirm: Confirmation | None) -> bool:
@@ -130,6 +136,8 @@ def setup_is_stale(previous: Table, table: Table, confirm: Confirmation | None) 
     """
     if confirm is not None or confirmed():
         return True
+    if previous.settings.board != table.settings.board:
+        return True  # the difficulty's top level changes its name (Impossible or Hard), and its help with it
     if previous.settings == table.settings:
         return False
     sent = {name: request.form.get(name) for name in SETTING_FIELDS}
@@ -180,6 +188,7 @@ def new():
     def start(table: Table) -> Table:
         s = table.settings
         settings = Settings(
+            board=optional_choice(request.form, "board", check_board) or s.board,
             mode=optional_choice(request.form, "mode", check_mode) or s.mode,
             human=optional_choice(request.form, "human", check_side) or s.human,
             difficulty=optional_choice(request.form, "difficulty", check_difficulty) or s.difficulty,
@@ -206,14 +215,15 @@ def levels():
 
 def levels_message(table: Table) -> str:
     s = table.settings
+    names = level_names(s.board)
     if s.mode == "cvc":
-        return f"X plays {LEVEL_NAMES[s.x_level]} and O plays {LEVEL_NAMES[s.o_level]} from the next move."
+        return f"X plays {names[s.x_level]} and O plays {names[s.o_level]} from the next move."
     if table.moves and not table.position.is_over() and table.counts_as != s.difficulty:
         return (
-            f"Difficulty: {LEVEL_NAMES[s.difficulty]}, from the computer's next move. "
-            f"This game still counts as {LEVEL_NAMES[table.counts_as]}."
+            f"Difficulty: {names[s.difficulty]}, from the computer's next move. "
+            f"This game still counts as {names[table.counts_as]}."
         )
-    return f"Difficulty: {LEVEL_NAMES[s.difficulty]}, from the computer's next move."
+    return f"Difficulty: {names[s.difficulty]}, from the computer's next move."
 
 
 @bp.post("/undo")
@@ -262,7 +272,8 @@ EMPTY_BOARD = Position.empty().board
 TOURNAMENT_GAMES = 100
 TOURNAMENT_SEED = 2026
 OUTCOMES = (("x", "X wins"), ("draw", "draws"), ("o", "O wins"))
-BOARD_HELP = 'the board as 9 characters X, O or "." row by row, such as "X...O...."'
+SIZES = ", ".join(str(board.cells) for board in BOARDS[:-1]) + f" or {BOARDS[-1].cells}"
+BOARD_HELP = f'the board as {SIZES} characters X, O or "." row by row (3×3 up to 15×15), such as "X...O...."'
 EXAMPLE = '{"board": "X...O....", "level": "minimax"}'
 FIELD_HELP = {"board": BOARD_HELP, "level": "one of " + ", ".join(f'"{level}"' for level in LEVELS)}
 
@@ -371,7 +382,7 @@ def api_analyze():
         moves = analyze(board)
     except ValueError as error:
         refuse(error)
-    pos = parse(board)
+    pos = position(board)
     return {
         "board": board,
         "to_move": pos.to_move,
@@ -411,5 +422,5 @@ def api_move():
         cell = choose_move(board, level, rng())
     except ValueError as error:
         refuse(error)
-    after = parse(board).play(cell)
+    after = position(board).play(cell)
     return {"cell": cell, "board": after.board, "status": status_of(after)}

@@ -4,6 +4,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from webapp.engine.boards import BY_KEY, board_for
 from webapp.engine.rules import cell_name
 
 
@@ -14,7 +15,8 @@ def choose(page: Page, **choices) -> None:
         page.get_by_text("Settings", exact=True).click()
     scripted = page.locator("html.js").count() == 1
     for label, value in choices.items():
-        field = page.get_by_label(label, exact=True)
+        # By role: the board itself is also labelled "Board", and it is no dropdown.
+        field = page.get_by_role("combobox", name=label, exact=True)
         if scripted and field.input_value() != value:
             # With JavaScript each change is posted at once and its answer redraws the settings: wait
             # for that drawing, or it would put back the value of a dropdown changed in the meantime.
@@ -46,7 +48,8 @@ def board(page: Page) -> str:
 
 def click_cell(page: Page, cell: int) -> None:
     """Click an empty square and wait for the server's board to have it played."""
-    page.get_by_role("button", name=f"{cell_name(cell)}, empty").click()
+    n = board_for(board(page)).n
+    page.get_by_role("button", name=f"{cell_name(cell, n)}, empty").click()
     expect(page.locator("#board")).to_have_attribute("data-board", re.compile(f"^.{{{cell}}}[XO]"))
     expect(page.locator("#board.is-pending")).to_have_count(0)
 
@@ -70,3 +73,13 @@ def lose_to_the_computer(page: Page, tries: int = 5) -> None:
         page.get_by_role("button", name="Play again", exact=True).click()
         expect(page.locator("#board")).to_have_attribute("data-ply", "0")
     expect(page.get_by_role("status")).to_have_text("The computer wins.")
+
+
+def win_in_a_row(page: Page, key: str) -> None:
+    """Between two people on board ``key``: X fills the top row's first k squares while O answers below."""
+    spec = BY_KEY[key]
+    for i in range(spec.k - 1):
+        click_cell(page, i)
+        click_cell(page, spec.n + i)
+    click_cell(page, spec.k - 1)
+    expect(page.get_by_role("status")).to_have_text("X wins!")

@@ -4,7 +4,7 @@ layout never shifts, and no page scrolls sideways."""
 import re
 
 import pytest
-from browsing import choose, click_cell, lose_to_the_computer, start
+from browsing import choose, click_cell, lose_to_the_computer, start, win_in_a_row
 from playwright.sync_api import Page, expect
 
 
@@ -49,6 +49,33 @@ def test_axe_finds_nothing_in_any_state_of_the_game(audit_browser, live_server, 
     page.get_by_role("button", name="Pause").click()
     expect(page.get_by_role("status")).to_contain_text("Paused.")
     axe(page, "computer vs computer, paused")
+    context.close()
+
+
+@pytest.mark.parametrize("width", [320, 1280])
+@pytest.mark.parametrize("key", ["4x4", "15x15"])
+def test_axe_finds_nothing_in_a_game_on_a_bigger_board(audit_browser, live_server, axe, key, width):
+    context, page = audit_browser(width)
+    start(page, live_server, Board=key, Mode="hvh")
+    axe(page, f"{key}: a fresh game, the settings open")
+    click_cell(page, 5)
+    click_cell(page, 6)
+    expect(page.get_by_role("list", name="Moves").get_by_role("link")).to_have_count(2)
+    axe(page, f"{key}: mid-game, with the moves")
+    if key == "15x15":
+        # Only the search's preference and a few proved squares: what the bigger boards' hint and values show.
+        page.get_by_role("button", name="Hint").click()
+        expect(page.get_by_text(re.compile(r"^Hint: "))).to_be_visible()
+        axe(page, f"{key}: a hint")
+        page.get_by_role("button", name="Move values").click()
+        expect(page.locator(".value")).to_have_count(223)
+        axe(page, f"{key}: move values")
+        page.get_by_role("button", name="Move values").click()
+        expect(page.locator(".value")).to_have_count(0)
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "0")
+    win_in_a_row(page, key)
+    axe(page, f"{key}: a win, struck through")
     context.close()
 
 

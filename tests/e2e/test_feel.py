@@ -6,6 +6,7 @@ import re
 import pytest
 from browsing import board, choose, click_cell, lose_to_the_computer, play_out, start
 from playwright.sync_api import Page, expect
+from test_audit import SHIFTS
 
 from webapp.engine.rules import cell_name
 from webapp.match import Settings, Table
@@ -92,6 +93,45 @@ def test_the_board_never_moves_during_a_game(browser, live_server):
     context.close()
 
 
+@pytest.mark.parametrize("width", [320, 1280])
+@pytest.mark.parametrize("key", ["4x4", "7x7", "15x15"])
+def test_a_bigger_board_never_moves_and_nothing_shifts(browser, live_server, key, width):
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    context.add_init_script(script=f"({SHIFTS})()")
+    page = context.new_page()
+    start(page, live_server, Board=key, Mode="hvh")
+    page.get_by_text("Settings", exact=True).click()  # folded, as a player sees the page
+    page.wait_for_load_state("networkidle")
+    # From here on: the settings' own summary changes its length with the settings chosen above.
+    page.evaluate("window.layoutShift = 0; window.shifted = []")
+    place, status = box(page, "#board"), box(page, "#status")
+
+    def steady(where: str) -> None:
+        assert box(page, "#board") == place, f"{key} at {width} px, {where}"
+        assert box(page, "#status") == status, f"{key} at {width} px, {where}"
+
+    click_cell(page, 5)
+    click_cell(page, 0)
+    steady("after two moves")
+    page.locator("#board .cell[aria-disabled='true']").first.click(force=True)
+    expect(page.get_by_role("alert")).to_be_visible()
+    steady("with a refusal")
+    page.get_by_role("button", name="Hint").click()
+    expect(page.get_by_text(re.compile(r"^Hint: "))).to_be_visible()
+    steady("with a hint")
+    page.get_by_role("button", name="Move values").click()
+    expect(page.locator(".value")).not_to_have_count(0)
+    steady("with move values")
+    page.get_by_role("button", name="Move values").click()
+    expect(page.locator(".value")).to_have_count(0)
+    page.get_by_role("button", name="Undo").click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    click_cell(page, 0)
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("layoutShift") == 0, "\n".join(page.evaluate("shifted"))
+    context.close()
+
+
 def every_headline() -> set[str]:
     """Every status line a game can show after one move, paused or not, and the end of a game."""
     lines = {"Sending your move…"}
@@ -101,6 +141,13 @@ def every_headline() -> set[str]:
                 lines.add(headline(Table(settings=settings, moves=(cell,), paused=paused)))
     for settings in (Settings(), Settings(mode="cvc"), Settings(mode="hvh")):
         lines.add(headline(Table(settings=settings, moves=(0, 3, 1, 4, 8, 5))))  # O wins
+    # On the bigger boards a square is named by its row and column: the longest names are on the edges.
+    for key, n in (("4x4", 4), ("7x7", 7), ("15x15", 15)):
+        for cell in (1, n - 2, n, n * n - 2, n * (n - 1) - 1, n * n // 2 + 1):
+            for settings in (Settings(human="O", board=key), Settings(mode="cvc", board=key)):
+                for paused in (False, True):
+                    lines.add(headline(Table(settings=settings, moves=(cell,), paused=paused)))
+    lines.add(headline(Table(settings=Settings(mode="cvc", board="7x7"), moves=(0, 7, 1, 8, 2, 9, 3, 10, 4))))
     return lines
 
 
@@ -253,7 +300,7 @@ def test_a_win_a_loss_and_a_draw_look_different(page: Page, live_server, console
     # Play again keeps the settings; its other button swaps sides, and the computer opens.
     page.get_by_role("button", name="Play again as O").click()
     expect(page.locator("#board")).to_have_attribute("data-ply", "1")
-    expect(page.locator("#setup-summary")).to_have_text("vs computer · Impossible · you are O")
+    expect(page.locator("#setup-summary")).to_have_text("3×3 · vs computer · Impossible · you are O")
 
 
 def test_the_celebration_stays_still_under_reduced_motion(page: Page, live_server):

@@ -1,0 +1,112 @@
+"""The bigger boards in Chromium: whole games against the top level, the keyboard on 15×15, and how
+each board looks on a phone and a wide screen, in light and dark."""
+
+import re
+
+import pytest
+from browsing import board, finished, start, win_in_a_row
+from playwright.sync_api import Page, expect
+
+from webapp.engine.boards import BY_KEY, board_for
+from webapp.engine.rules import cell_name
+
+
+def play_first_empty_to_the_end(page: Page) -> str:
+    """Play the first empty square until the game is over, against the computer; the final status."""
+    while not finished(page):
+        ply = int(page.locator("#board").get_attribute("data-ply"))
+        cell = board(page).index(".")
+        n = board_for(board(page)).n
+        page.get_by_role("button", name=f"{cell_name(cell, n)}, empty").click()
+        # The move and the reply come together, or the move alone when it ends the game.
+        expect(page.locator("#board")).to_have_attribute("data-ply", re.compile(f"^({ply + 1}|{ply + 2})$"))
+        expect(page.locator("#board.is-pending")).to_have_count(0)
+    return page.locator("#board").get_attribute("data-status")
+
+
+def test_a_whole_4x4_game_against_impossible(page: Page, live_server, console_errors):
+    start(page, live_server, Board="4x4", Difficulty="minimax")
+    expect(page.locator("#difficulty option:checked")).to_have_text("Impossible")
+    expect(page.locator("#setup-summary")).to_have_text("4×4 · vs computer · Impossible · you are X")
+    expect(page.locator("#board .cell")).to_have_count(16)
+    status = play_first_empty_to_the_end(page)
+    assert status in ("o-won", "draw")  # Impossible never loses
+    expect(page.get_by_role("status")).to_have_text(re.compile(r"The computer wins\.|It's a draw\."))
+    if status == "o-won":
+        expect(page.locator(".strike line")).to_have_count(1)
+    expect(page.get_by_role("heading", name="Score against Impossible, 4×4")).to_be_visible()
+
+
+def test_a_whole_7x7_game_against_hard(page: Page, live_server, console_errors, shoot):
+    start(page, live_server, Board="7x7", Difficulty="minimax")
+    # On 7×7 the top level is Hard, and the settings say what that means.
+    expect(page.locator("#difficulty option:checked")).to_have_text("Hard")
+    expect(page.get_by_text("Hard searches ahead under a time limit")).to_be_visible()
+    expect(page.locator("#board .cell")).to_have_count(49)
+    status = play_first_empty_to_the_end(page)
+    # Filling squares in order is no way to beat a search: it wins (or, at worst, holds the draw).
+    assert status in ("o-won", "draw")
+    expect(page.get_by_role("status")).to_have_text(re.compile(r"The computer wins\.|It's a draw\."))
+    if status == "o-won":
+        expect(page.locator(".strike line")).to_have_count(1)
+    expect(page.get_by_role("heading", name="Score against Hard, 7×7")).to_be_visible()
+    shoot(page, "7x7-against-hard")
+
+
+def test_keyboard_play_on_15x15_moves_in_two_dimensions(page: Page, live_server, console_errors):
+    start(page, live_server, Board="15x15", Mode="hvh")
+    expect(page.locator("#board .cell")).to_have_count(225)
+    page.locator("#cell-0").focus()
+    for _ in range(7):
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowDown")
+    expect(page.get_by_role("button", name="Row 8, column 8, empty")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    # The focus stays on the square just played, and the board is still one Tab stop.
+    expect(page.get_by_role("button", name="Row 8, column 8, X")).to_be_focused()
+    expect(page.locator("#board .cell[tabindex='0']")).to_have_count(1)
+    for key, name in [
+        ("ArrowUp", "Row 7, column 8"),
+        ("ArrowLeft", "Row 7, column 7"),
+        ("ArrowDown", "Row 8, column 7"),
+        ("End", "Row 15, column 15"),
+        ("ArrowRight", "Row 15, column 15"),  # the edge: nowhere further
+        ("ArrowDown", "Row 15, column 15"),
+        ("Home", "Row 1, column 1"),
+        ("ArrowUp", "Row 1, column 1"),
+        ("ArrowLeft", "Row 1, column 1"),
+    ]:
+        page.keyboard.press(key)
+        expect(page.get_by_role("button", name=f"{name}, empty")).to_be_focused()
+    page.keyboard.press("Space")
+    expect(page.locator("#board")).to_have_attribute("data-board", re.compile(r"^O.{111}X"))
+    expect(page.get_by_role("button", name="Row 1, column 1, O")).to_be_focused()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("key", ["3x3", "4x4", "5x5", "7x7", "15x15"])
+def test_every_board_fits_a_phone_and_a_wide_screen(browser, live_server, key, scheme, shoot):
+    spec = BY_KEY[key]
+    for width in (320, 1280):
+        context = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme)
+        page = context.new_page()
+        start(page, live_server, Board=key, Mode="hvh")
+        page.get_by_text("Settings", exact=True).click()  # folded again, as a player sees the page
+        win_in_a_row(page, key)
+        # No sideways scrolling, the whole board in view, and squares a finger can hit.
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        drawn = page.locator("#board").bounding_box()
+        assert drawn["x"] >= 0 and drawn["x"] + drawn["width"] <= width
+        square = page.locator("#cell-0").bounding_box()
+        assert square["width"] >= (20 if spec.n == 15 else 36 if spec.n == 7 else 48)
+        # The win is struck through over its squares, from the first to the last.
+        strike = page.locator(".strike line").bounding_box()
+        first, last = page.locator("#cell-0").bounding_box(), page.locator(f"#cell-{spec.k - 1}").bounding_box()
+        assert (
+            strike["x"] < first["x"] + first["width"] / 2
+            and strike["x"] + strike["width"] > last["x"] + last["width"] / 2
+        )
+        assert first["y"] < strike["y"] + strike["height"] / 2 < first["y"] + first["height"]
+        shoot(page, f"board-{key}-{width}-{scheme}")
+        context.close()
