@@ -29,7 +29,7 @@ bp = Blueprint("review", __name__)
 
 MOVES_HELP = "moves are squares separated by dots, such as moves=4.0.8, and board=4x4 names a board other than 3×3"
 CHANGED = "Your game changed in another tab or window since this page was drawn; here it is as it is now."
-BOARD_KEYS = ", ".join(board.key for board in BOARDS)
+BOARD_KEYS = ", ".join(board.key for board in BOARDS[:-1]) + f" or {BOARDS[-1].key}"
 
 
 class LinkError(ValueError):
