@@ -561,9 +561,9 @@ def explain(move: GradedMove, n: int = 3) -> str:
     'Move 2, O top, was a mistake: it turns a draw into a loss in 6 moves. Better: any corner.'
     """
     head = f"Move {move.number}, {move.mover} {spot(move.cell, n)}"
-    better = f" Better: {places(move.best_cells, n)}."
     if move.grade == "unclear":
         return f"{head}, is not graded: {unclear_reason(move, n)}"
+    better = f" Better: {places(move.best_cells, n)}."
     if move.grade == "best":
         return f"{head}, was a best move: it keeps {outlook_words(move.value)}."
     if move.grade == "good":
