@@ -184,3 +184,26 @@ def test_a_7x7_review_on_the_narrowest_phone(browser, live_server, shoot):
     expect(page.locator("#review-status")).to_contain_text("move 41 of 42")
     shoot(page, "review-7x7-320")
     context.close()
+
+
+@pytest.mark.parametrize("width", [320, 1280])
+def test_the_7x7_tree_shows_unclear_values_and_the_preference_accessibly(
+    audit_browser, live_server, axe, width, monkeypatch
+):
+    """With the top level as it is on a board that is not solved: one value proved, the rest unclear."""
+    import webapp.tree
+
+    def analyze(board):
+        return {c: ("loss", 2) if c == 5 else ("unclear", None) for c, mark in enumerate(board) if mark == "."}
+
+    monkeypatch.setattr(webapp.tree, "analyze", analyze)
+    # The search prefers the first empty square: the top-left corner, then the square beside it.
+    monkeypatch.setattr(webapp.tree, "candidates", lambda board, level: (board.index("."),))
+    context, page = audit_browser(width)
+    page.goto(f"{live_server}/tree?board=7x7&path=0")
+    expect(page.get_by_text("7×7 is not solved")).to_be_visible()
+    expect(page.locator(".tree-preferred")).to_have_count(2)  # at the root, and among the replies to it
+    expect(page.locator(".tree-card.tone-unclear").first).to_contain_text("Unclear")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    axe(page, f"the 7×7 tree at {width} px")
+    context.close()
