@@ -420,12 +420,12 @@ def test_where_analyze_proves_nothing_a_solved_board_is_not_graded_either(monkey
     import webapp.review
 
     monkeypatch.setattr(webapp.review, "analyze", endgame_only(webapp.review.analyze))
-    webapp.review.choices.cache_clear()
+    webapp.review._solved_choices.cache_clear()
     try:
         # 4×4: X takes the top row while O plays the second; the last moves are in the solved endgame.
         game = review(parse_moves("0.4.1.5.8.9.12.13.10.14.2.6.3", B4), board=B4)
     finally:
-        webapp.review.choices.cache_clear()
+        webapp.review._solved_choices.cache_clear()
     grades = [move.grade for move in game.moves]
     assert grades[:5] == ["unclear"] * 5
     assert all(grade != "unclear" for grade in grades[8:])

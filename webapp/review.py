@@ -266,17 +266,26 @@ def best_of(values: dict[int, Outlook]) -> Outlook:
     return UNCLEAR
 
 
-@lru_cache(maxsize=1 << 13)
 def choices(board: str) -> tuple[Outlook, tuple[int, ...], dict[int, Outlook]]:
     """For a reachable, unfinished board: the best outlook, the cells that keep it, every move's outlook.
 
-    On a solved board from ``analyze``; on the others from what the lines prove at once (see
-    proved_at_once). Bounded: the cache holds at most 8,192 boards, whatever visitors send.
+    On a solved board from ``analyze``, remembered; on the others from what the lines prove at once
+    (see proved_at_once), which is quicker to work out again than a big board's entry is to keep.
     """
     if board_for(board).is_solved():
-        values = {cell: Outlook(*found) if found[0] != "unclear" else UNCLEAR for cell, found in analyze(board).items()}
-    else:
-        values = proved_at_once(Position(board, *_size(board)))
+        return _solved_choices(board)
+    return _choices(proved_at_once(Position(board, *_size(board))))
+
+
+# Bounded: at most 8,192 boards, whatever visitors send; a 5×5 board's entry is a few kilobytes.
+@lru_cache(maxsize=1 << 13)
+def _solved_choices(board: str) -> tuple[Outlook, tuple[int, ...], dict[int, Outlook]]:
+    return _choices(
+        {cell: Outlook(*found) if found[0] != "unclear" else UNCLEAR for cell, found in analyze(board).items()}
+    )
+
+
+def _choices(values: dict[int, Outlook]) -> tuple[Outlook, tuple[int, ...], dict[int, Outlook]]:
     best = best_of(values)
     cells = tuple(cell for cell, value in values.items() if value == best) if best.is_proved else ()
     return best, cells, values
