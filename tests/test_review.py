@@ -3,8 +3,10 @@ import random
 import pytest
 from support import rank, reachable_boards, reference_analysis, unfinished_boards
 
-from webapp.engine.rules import parse
+from webapp.engine.boards import BY_KEY
+from webapp.engine.rules import other, parse
 from webapp.review import (
+    UNCLEAR,
     JunkMovesError,
     MoveAfterEndError,
     Outlook,
@@ -21,6 +23,7 @@ from webapp.review import (
     parse_moves,
     place,
     positions,
+    proved_at_once,
     review,
     spot,
     threats,
@@ -302,3 +305,146 @@ def test_how_a_won_position_is_won_agrees_with_the_solver():
         if how == "fork":
             assert any(len(threats(pos.play(cell), pos.to_move)) >= 2 for cell in pos.legal_moves())
     assert kinds == {"win at once", "fork", "win"}
+
+
+# --- every board ---------------------------------------------------------------------------
+
+B4, B7, B15 = BY_KEY["4x4"], BY_KEY["7x7"], BY_KEY["15x15"]
+# 7×7, five in a row: X fills 0 to 3 on the top row while O fills 7 to 10 on the second.
+TOP_ROW_RACE = "0.7.1.8.2.9.3"
+
+
+@pytest.mark.parametrize(
+    ("board", "text", "moves"),
+    [(B4, "15.0.5", (15, 0, 5)), (B7, "48,24", (48, 24)), (B15, "224.112.0", (224, 112, 0))],
+)
+def test_a_move_list_is_read_on_its_own_board(board, text, moves):
+    assert parse_moves(text, board) == moves
+    assert positions(moves, board)[-1].geometry.n == board.n
+
+
+@pytest.mark.parametrize(
+    ("board", "text", "error", "words"),
+    [
+        (B4, "16", JunkMovesError, "squares are numbered 0 to 15"),
+        (BY_KEY["3x3"], "9", JunkMovesError, "squares are numbered 0 to 8"),
+        (B15, "225", JunkMovesError, "squares are numbered 0 to 224"),
+        (B4, ".".join(["0"] * 17), TooManyMovesError, "a game has at most 16"),
+        (B4, "0.4.1.5.2.6.3.7", MoveAfterEndError, "after the game ended when X won on move 7"),
+    ],
+)
+def test_a_bad_move_list_is_judged_against_its_own_board(board, text, error, words):
+    with pytest.raises(error, match=words):
+        parse_moves(text, board)
+
+
+def test_on_a_board_that_is_not_solved_only_what_the_lines_prove_is_graded():
+    game = review(parse_moves(TOP_ROW_RACE + ".10.4", B7), board=B7)
+    grades = [move.grade for move in game.moves]
+    # O's 10 leaves X's win at 4 open: a loss in 2, proved, but whether blocking held is not.
+    assert grades == ["unclear"] * 7 + ["unclear", "best"]
+    assert game.moves[7].value == Outlook("loss", 2) and not game.moves[7].best.is_proved
+    assert game.moves[8].value == game.moves[8].best == Outlook("win", 1)
+    assert game.turning is None and game.unclear == 8
+    assert "No mistake is proved" in game.summary and "1 of 9 moves are graded" in game.summary
+
+
+def test_a_missed_win_at_once_that_loses_at_once_is_a_proved_blunder():
+    # X could win at 4; it plays 48 instead, and O then completes 7 to 11 at once.
+    game = review(parse_moves(TOP_ROW_RACE + ".10.48", B7), board=B7)
+    move = game.moves[8]
+    assert (move.best, move.best_cells, move.value, move.grade) == (
+        Outlook("win", 1),
+        (4,),
+        Outlook("loss", 2),
+        "blunder",
+    )
+    assert game.turning == move
+    assert "X was winning until move 9" in game.summary
+
+
+def test_a_missed_win_that_leaves_nothing_proved_is_not_graded_but_said():
+    # Only move 7 of X's: X could win at 4 but plays far away, and O has no four to finish.
+    game = review(parse_moves("0.7.1.8.2.9.3.14.48", B7), board=B7)
+    move = game.moves[8]
+    assert move.grade == "unclear" and move.best == Outlook("win", 1)
+    assert explain(move, 7) == (
+        "Move 9, X bottom-right, is not graded: X could have won at once on the top edge, row 1, column 5; "
+        "whether this move still wins is not proved."
+    )
+
+
+def test_two_open_wins_at_once_mean_every_move_loses():
+    # 7×7: O has 7 to 10 with 11 open and 14 to 17 with 18 open; X, to move, has no win at once.
+    moves = parse_moves("0.7.1.8.2.9.5.10.21.14.22.15.23.16.28.17", B7)
+    graded = review(moves, board=B7).moves
+    pos = positions(moves, B7)[-1]
+    last = proved_at_once(pos)
+    assert set(last.values()) == {Outlook("loss", 2)}
+    assert all(move.grade != "mistake" for move in graded)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_proved_grade_on_a_big_board_is_never_contradicted_by_the_rules(seed):
+    """Random 7×7 games: a move graded "win in 1" completes a line; "loss in 2" lets the opponent complete one."""
+    rng = random.Random(seed)
+    pos = positions((), B7)[0]
+    moves = []
+    while not pos.is_over():
+        cell = rng.choice(pos.legal_moves())
+        moves.append(cell)
+        pos = pos.play(cell)
+    seen = positions(tuple(moves), B7)
+    for move, before in zip(review(tuple(moves), board=B7).moves, seen, strict=False):
+        after = before.play(move.cell)
+        if move.value == Outlook("win", 1):
+            assert after.winner == move.mover
+        elif move.value == Outlook("loss", 2):
+            assert any(after.play(reply).winner == other(move.mover) for reply in after.legal_moves())
+        else:
+            assert move.value == UNCLEAR and move.grade == "unclear"
+
+
+def endgame_only(real):
+    """An engine that keeps the ``analyze`` contract by proving only boards with at most 8 empty squares."""
+
+    def analyze(board):
+        if board.count(".") <= 8:
+            return real(board)
+        return {cell: ("unclear", None) for cell, c in enumerate(board) if c == "."}
+
+    return analyze
+
+
+def test_where_analyze_proves_nothing_a_solved_board_is_not_graded_either(monkeypatch):
+    import webapp.review
+
+    monkeypatch.setattr(webapp.review, "analyze", endgame_only(webapp.review.analyze))
+    webapp.review._solved_choices.cache_clear()
+    try:
+        # 4×4: X takes the top row while O plays the second; the last moves are in the solved endgame.
+        game = review(parse_moves("0.4.1.5.8.9.12.13.10.14.2.6.3", B4), board=B4)
+    finally:
+        webapp.review._solved_choices.cache_clear()
+    grades = [move.grade for move in game.moves]
+    assert grades[:5] == ["unclear"] * 5
+    assert all(grade != "unclear" for grade in grades[8:])
+    assert game.moves[-1].value == Outlook("win", 1)
+
+
+def test_the_move_list_and_the_board_speak_of_the_big_board():
+    moves = parse_moves("112.0.113", B15)
+    assert [[item.words for item in row] for row in move_list(moves, n=15)] == [
+        ["X centre", "O top-left"],
+        ["X row 8, column 9"],
+    ]
+    cells = board_cells(positions(moves, B15)[-1], last=113)
+    assert len(cells) == 225 and cells[113].label == "Row 8, column 9, X, the last move"
+
+
+def test_a_line_of_play_is_found_on_a_big_board_and_given_up_when_there_is_none():
+    board = positions(parse_moves(TOP_ROW_RACE, B7), B7)[-1].board
+    assert positions(line_to(board), B7)[-1].board == board
+    # X has five in a row on the top row, and O has as many marks: no game can reach it.
+    with pytest.raises(ValueError, match="No game reaches"):
+        line_to("XXXXX" + "." * 2 + "OOOOO" + "." * 37)

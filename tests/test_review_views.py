@@ -164,6 +164,12 @@ BAD_LINKS = [
     ("moves=4&at=2", "The link asks for move “2”, but this game has 1 move: choose a number from 0 (the start) to 1."),
     ("moves=4.0&at=two", "The link asks for move “two”"),
     ("moves=4.0&at=" + "9" * 100, "The link asks for move “" + "9" * 40 + "…”"),
+    ("board=9x9&moves=4", "the board “9x9”, which this game does not have: choose 3x3, 4x4, 5x5, 7x7 or 15x15"),
+    ("board=&moves=4", "the board “”, which this game does not have"),
+    ("moves=4&board=" + "4" * 100, "the board “" + "4" * 40 + "…”"),
+    ("board=4x4&moves=16", "Move 1 is “16”, which is not a square: squares are numbered 0 to 15"),
+    ("board=15x15&moves=225", "squares are numbered 0 to 224"),
+    ("board=4x4&moves=0.4.1.5.2.6.3.7", "comes after the game ended when X won on move 7"),
 ]
 
 
@@ -405,3 +411,86 @@ def test_every_mode_offers_the_review_of_a_finished_game(client, setup):
     moves = re.search(r'href="/review\?moves=([0-9.]+)">Review this game</a>', html).group(1)
     assert positions(parse_moves(moves))[-1].board == page(client)["board"]
     assert client.get(f"/review?moves={moves}").status_code == 200
+
+
+# --- every board ---------------------------------------------------------------------------
+
+RACE_7 = "0.7.1.8.2.9.3.10.4"  # 7×7: X takes the top row's first five while O fills the second row
+
+
+def test_a_position_on_a_big_board_is_drawn_with_its_own_squares_and_links(client):
+    response = client.get(f"/?board=7x7&moves={RACE_7}&at=3")
+    assert response.status_code == 200
+    html = text(response)
+    assert board_of(response)["board"] == "XX.....O" + "." * 41
+    assert html.count('<li class="cell') == 49 and "review-board-7" in html
+    assert "You are looking at move 3 of 9: X top edge, row 1, column 2. O to move." in html
+    # Every link from the page keeps the board: the steps, the move list, the review, the share link.
+    assert f'href="/?board=7x7&amp;moves={RACE_7}&amp;at=4"' in html
+    assert f'href="/review?at=3&amp;board=7x7&amp;moves={RACE_7}"' in html
+    assert f"http://localhost/?board=7x7&amp;moves={RACE_7}&amp;at=3" in html
+    assert '<input type="hidden" name="board" value="7x7">' in html  # Play from here
+
+
+def test_the_review_of_a_big_board_grades_only_what_is_proved(client):
+    html = text(client.get(f"/review?board=7x7&moves={RACE_7}"))
+    assert "No mistake is proved. On 7×7 only what the lines show at once is proved" in html
+    assert "1 of 9 moves are graded" in html
+    assert html.count('<span class="grade">unclear</span>') == 8
+    assert html.count('<span class="grade">best</span>') == 1
+    for claim in ("mistake</span>", "blunder</span>", "good</span>"):
+        assert claim not in html
+
+
+def test_a_big_boards_move_not_graded_says_what_is_proved(client):
+    # O's 10 left X's win at 4 open: the page says so, and that the block is not proved to hold.
+    html = text(client.get(f"/review?board=7x7&moves={RACE_7}&at=7"))
+    assert "Move 8, O row 2, column 4, is not graded: it leaves X a win at once" in html
+
+
+def test_the_api_reviews_a_game_on_a_big_board(client):
+    body = client.get(f"/api/review?board=7x7&moves={RACE_7.replace('.', ',')}").get_json()
+    assert body["board_size"] == "7x7" and body["status"] == "x-won"
+    assert [move["grade"] for move in body["moves"]] == ["unclear"] * 8 + ["best"]
+    assert body["moves"][7]["value"] == {"result": "loss", "plies": 2}
+    assert body["moves"][7]["best"] == {"result": "unclear", "plies": None}
+
+
+def test_the_api_refuses_a_board_it_does_not_have(client):
+    response = client.get("/api/review?board=3x4&moves=0")
+    assert response.status_code == 400
+    assert "choose 3x3, 4x4, 5x5, 7x7 or 15x15" in response.get_json()["error"]
+
+
+def test_play_from_a_big_board_asks_first_and_carries_the_board(client):
+    play(client, 4)
+    before = cookie(client)
+    html = text(client.get("/play-from?board=15x15&moves=112.0"))
+    assert "Play from move 2?" in html and html.count('<li class="cell') == 225
+    assert '<input type="hidden" name="board" value="15x15">' in html
+    assert 'href="/?board=15x15&amp;moves=112.0"' in html  # Cancel
+    assert cookie(client) == before
+
+
+def test_a_3x3_link_needs_no_board_and_says_none(client):
+    # A board's key starts with its size; the tree's link names its position instead, in X, O and dots.
+    for query in ("moves=4.1", "board=3x3&moves=4.1"):
+        html = text(client.get(f"/review?{query}"))
+        assert "Game review" in html and not re.search(r"board=\d", html)
+
+
+@pytest.mark.parametrize(
+    ("board", "moves", "drawn"),
+    [
+        ("4x4", "5.0", "O....X" + "." * 10),
+        ("7x7", "24.0.25", "O" + "." * 23 + "XX" + "." * 23),
+    ],
+)
+def test_play_from_a_position_on_another_board_starts_a_game_on_that_board(app, client, board, moves, drawn):
+    play(client, 4)  # a 3×3 game in hand, dropped for the linked one
+    data = {"board": board, "moves": moves, "game": digest(client), "against": "same"}
+    response = client.post("/play-from", data=data)
+    assert response.status_code == 303
+    page = client.get("/")
+    assert board_of(page)["board"] == drawn
+    assert f'<option value="{board}" selected>' in text(page)

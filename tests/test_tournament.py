@@ -1,9 +1,11 @@
 import random
+from pathlib import Path
 
 import pytest
 
+import webapp.tournament
 from webapp.solver import LEVELS
-from webapp.tournament import play_game, standings, tournament
+from webapp.tournament import Measured, StrengthFileError, play_game, read_strength, standings, tournament
 
 
 @pytest.fixture(scope="module")
@@ -44,3 +46,82 @@ def test_a_tournament_needs_games(games):
 def test_unknown_levels_are_refused():
     with pytest.raises(ValueError, match="Unknown level"):
         play_game("hard", "random", random.Random(1))
+
+
+# --- the bigger boards: measured ahead of time ---------------------------------------------------
+
+FIXTURE = Path(__file__).parent / "data" / "strength.json"
+
+
+def test_the_strength_file_is_read_in_the_catalogues_order():
+    found = read_strength(FIXTURE)
+    assert found.measured == "2026-11-20"
+    assert [board.key for board, _ in found.boards] == ["7x7", "15x15"]
+    _, rows = found.boards[0]
+    assert rows[1] == Measured("Hard", "Easy", "O", 100, 97, 3, 0)
+
+
+def test_no_strength_file_means_not_measured_yet(tmp_path):
+    assert read_strength(tmp_path / "strength.json") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("not json", "is not JSON"),
+        ("[]", 'needs "measured"'),
+        ('{"measured": "2026-11-20", "boards": {"9x9": []}}', "a table for '9x9'"),
+        ('{"measured": "2026-11-20", "boards": {"7x7": [{"player": "Hard"}]}}', "lacks one of player"),
+        (
+            '{"measured": "d", "boards": {"7x7": [{"player": "Hard", "opponent": "Easy", "player_as": "X",'
+            ' "games": 10, "wins": 9, "draws": 0, "losses": 0}]}}',
+            "does not add up",
+        ),
+    ],
+)
+def test_a_malformed_strength_file_says_what_is_wrong(tmp_path, text, words):
+    path = tmp_path / "strength.json"
+    path.write_text(text)
+    with pytest.raises(StrengthFileError, match=words):
+        read_strength(path)
+
+
+@pytest.fixture
+def measured_at(monkeypatch):
+    """Point the tournament page at a strength file of the test's choosing, read afresh."""
+
+    def point(path):
+        monkeypatch.setattr(webapp.tournament, "STRENGTH", path)
+        webapp.tournament._read_once.cache_clear()
+
+    yield point
+    webapp.tournament._read_once.cache_clear()
+
+
+def test_the_tournament_page_shows_each_measured_board(client, measured_at):
+    measured_at(FIXTURE)
+    html = client.get("/tournament").get_data(as_text=True)
+    assert "Measured on 2026-11-20" in html
+    assert html.index("7×7, 5 in a row") < html.index("15×15, 5 in a row")
+    assert (
+        'Hard as X <span class="versus">vs MCTS, 1,000 simulations</span></th>'
+        "<td>20</td><td>12</td><td>8</td><td>0</td>" in html
+    )
+    assert "Every pairing" in html  # 3×3 is still played here
+
+
+def test_the_tournament_page_without_measurements_says_so(client, measured_at, tmp_path):
+    measured_at(tmp_path / "missing.json")
+    response = client.get("/tournament")
+    assert response.status_code == 200
+    assert "The figures for the bigger boards are not measured yet." in response.get_data(as_text=True)
+
+
+def test_the_tournament_page_with_a_broken_file_still_shows_3x3(client, measured_at, tmp_path):
+    broken = tmp_path / "strength.json"
+    broken.write_text("{")
+    measured_at(broken)
+    response = client.get("/tournament")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "could not be read" in html and "Every pairing" in html and "Traceback" not in html

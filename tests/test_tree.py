@@ -1,10 +1,22 @@
 import pytest
 from support import unfinished_boards
 
+from webapp.engine.boards import BY_KEY, position
 from webapp.engine.levels import GAME, analyze
 from webapp.engine.rules import parse
 from webapp.engine.search import Counter, alphabeta
-from webapp.tree import Counts, InvalidPathError, Value, counts, explore, format_path, parse_path, visited_paths
+from webapp.stats import tree_size
+from webapp.tree import (
+    Counts,
+    InvalidPathError,
+    Value,
+    counts,
+    explore,
+    format_path,
+    parse_path,
+    root_board,
+    visited_paths,
+)
 
 EMPTY = "........."
 
@@ -147,13 +159,13 @@ def test_paths_read_and_write(text, path):
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("a", "should be cells 0 to 8 separated by dots"),
-        ("4.", "should be cells 0 to 8 separated by dots"),
-        ("4,0", "should be cells 0 to 8 separated by dots"),
-        ("9", "should be cells 0 to 8 separated by dots"),
-        ("10", "should be cells 0 to 8 separated by dots"),
-        ("-1", "should be cells 0 to 8 separated by dots"),
-        (".".join("0123456780"), "should be cells 0 to 8 separated by dots"),
+        ("a", "should be up to 9 squares 0 to 8 separated by dots"),
+        ("4.", "should be up to 9 squares 0 to 8 separated by dots"),
+        ("4,0", "should be up to 9 squares 0 to 8 separated by dots"),
+        ("9", "should be up to 9 squares 0 to 8 separated by dots"),
+        ("10", "should be up to 9 squares 0 to 8 separated by dots"),
+        ("-1", "should be up to 9 squares 0 to 8 separated by dots"),
+        (".".join("0123456780"), "should be up to 9 squares 0 to 8 separated by dots"),
         ("4.4", "Move 2 of the path cannot be played: Row 2, column 2 is already taken."),
         ("0.3.1.4.2.5", "Move 6 of the path cannot be played: The game is over"),
     ],
@@ -234,3 +246,134 @@ def test_the_search_runs_once_per_root():
 )
 def test_the_root_board_in_words(board, words):
     assert explore(board).root.description == words
+
+
+# --- every board ---------------------------------------------------------------------------
+
+# 4×4, four in a row, eight squares left: X O X O / O X O X / . . . . / . . . .
+NEAR_END_4 = "XOXOOXOX........"
+# Ten left: the tree below is too big to count on request.
+TEN_LEFT_4 = "XOXOOX.........."
+
+
+def test_a_boards_key_names_its_empty_board():
+    assert root_board("4x4") == "." * 16 and root_board("15x15") == "." * 225
+    assert root_board(None) == EMPTY and root_board(NEAR_END_4) == NEAR_END_4
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "path"), [("4x4", "15.0", (15, 0)), ("7x7", "48.0.24", (48, 0, 24)), ("15x15", "224", (224,))]
+)
+def test_paths_read_on_every_board(key, text, path):
+    assert parse_path(text, BY_KEY[key]) == path
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "words"),
+    [
+        ("4x4", "16", "up to 9 squares 0 to 15"),
+        ("15x15", "225", "up to 3 squares 0 to 224"),
+        ("7x7", "1.2.3.4", "up to 3 squares 0 to 48"),  # each level there is a search under a time limit
+        ("4x4", ".".join("0123456789"), "up to 9 squares"),
+    ],
+)
+def test_a_path_is_bounded_by_its_board(key, text, words):
+    with pytest.raises(InvalidPathError, match=words):
+        parse_path(text, BY_KEY[key])
+
+
+def test_the_4x4_tree_is_exact_and_agrees_with_analyze():
+    tree = explore(NEAR_END_4, (8,))
+    pos = position(NEAR_END_4)
+    assert tree.is_exact and tree.board == BY_KEY["4x4"]
+    assert [child.move for child in tree.root.children] == list(pos.legal_moves())
+    for node in opened(tree.root):
+        found = analyze(node.board)
+        for child in node.children:
+            result, plies = found[child.move]
+            assert child.value.is_proved and child.value.moves_left == plies - 1
+            assert (child.value.winner is None) == (result == "draw")
+    assert tree.counts == Counts(tree_size(pos), tree.counts.alphabeta)
+    assert tree.counts.alphabeta < tree.counts.minimax
+    assert tree.root.children[0].spot == "X left edge, row 3, column 1"
+
+
+def test_a_tree_too_big_to_count_says_so_and_marks_nothing_pruned():
+    tree = explore(TEN_LEFT_4)
+    assert tree.counts is None
+    assert not any(child.pruned for child in tree.root.children)
+
+
+def fake_search(monkeypatch, proved: dict, preferred: tuple):
+    """The top level as it is on a board that is not solved: ``proved`` cells have values, the rest are unclear."""
+    import webapp.tree
+
+    def analyze_(board):
+        return {c: proved.get(c, ("unclear", None)) for c, mark in enumerate(board) if mark == "."}
+
+    monkeypatch.setattr(webapp.tree, "analyze", analyze_)
+    monkeypatch.setattr(webapp.tree, "candidates", lambda board, level: preferred)
+
+
+def test_on_a_big_board_only_proved_values_are_shown_and_the_preference_is_marked(monkeypatch):
+    fake_search(monkeypatch, proved={5: ("loss", 2)}, preferred=(24,))
+    board = "X" + "." * 47 + "O"
+    tree = explore(board)
+    assert not tree.is_exact and tree.counts is None
+    assert not tree.root.value.is_proved and tree.root.value.headline == "Unclear"
+    first, second = tree.root.children
+    assert (first.move, first.preferred, first.value.headline, first.value.tone) == (24, True, "Unclear", "unclear")
+    assert (second.move, second.preferred, second.value.winner, second.value.moves_left) == (5, False, "O", 1)
+    assert tree.root.unshown == 47 - 2
+
+
+def test_a_move_opened_on_a_big_board_is_shown_though_neither_proved_nor_preferred(monkeypatch):
+    fake_search(monkeypatch, proved={}, preferred=(24,))
+    tree = explore("." * 49, (30,))
+    assert [child.move for child in tree.root.children] == [24, 30]
+    assert tree.node((30,)).is_open and not tree.node((30,)).value.is_proved
+
+
+def test_a_proved_win_among_unclear_moves_is_the_roots_value(monkeypatch):
+    fake_search(monkeypatch, proved={3: ("win", 3), 4: ("win", 1)}, preferred=(4,))
+    root = explore("." * 49).root
+    assert (root.value.winner, root.value.moves_left, root.value.tone) == ("X", 1, "win")
+
+
+def test_the_tree_page_takes_a_board_by_its_key_or_its_squares(client):
+    html = client.get(f"/tree?board={NEAR_END_4}").get_data(as_text=True)
+    assert "X to move" in html and 'value="4x4" selected' in html
+    assert html.count('class="tree-node') == 8 and "Hard’s choice" not in html
+    assert 'href="/tree?board=4x4"' in html  # start from the empty 4×4 board
+
+
+def test_the_big_board_tree_page_says_what_is_a_preference(client, monkeypatch):
+    fake_search(monkeypatch, proved={}, preferred=(24, 25))
+    html = client.get("/tree?board=7x7").get_data(as_text=True)
+    assert "7×7 is not solved" in html and "a preference, not a proof" in html
+    assert html.count('<p class="tree-preferred">Hard’s choice</p>') == 2 and "The 47 other moves are unclear" in html
+    assert 'With best play: <span class="tree-value value-unclear">unclear</span>, not proved' in html
+    assert "Show what alpha-beta skips" not in html  # nothing to count there
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ("board=9x9", "A board has 9, 16, 25, 49 or 225 cells"),
+        ("board=7x7&path=1.2.3.4", "up to 3 squares 0 to 48"),
+        ("board=4x4&path=16", "up to 9 squares 0 to 15"),
+        (f"board={NEAR_END_4}&path=0", "Move 1 of the path cannot be played"),
+    ],
+)
+def test_a_bad_tree_request_on_any_board_is_a_400(client, query, words):
+    response = client.get(f"/tree?{query}")
+    assert response.status_code == 400 and words in response.get_data(as_text=True)
+
+
+def test_the_4x4_tree_links_to_play_from_here_and_the_review_on_its_board(client):
+    html = client.get(f"/tree?board={NEAR_END_4}&moves=0.4.2.6.5.1.7.3&path=8").get_data(as_text=True)
+    assert 'href="/play-from?board=4x4&amp;moves=0.4.2.6.5.1.7.3"' in html
+    assert 'href="/review?board=4x4&amp;moves=0.4.2.6.5.1.7.3"' in html
+    assert 'href="/play-from?board=4x4&amp;moves=0.4.2.6.5.1.7.3.8"' in html  # the opened move's own
+    # and the links hold: the position they name is the tree's
+    assert client.get("/play-from?board=4x4&moves=0.4.2.6.5.1.7.3").status_code == 200

@@ -671,14 +671,14 @@ def test_a_finished_board_is_a_leaf(client, board):
 @pytest.mark.parametrize(
     ("query", "message"),
     [
-        ("board=XX", "A board has 9 cells, but this one has 2."),
-        ("board=", "A board has 9 cells, but this one has 0."),
+        ("board=XX", "A board has 9, 16, 25, 49 or 225 cells (3×3, 4×4, 5×5, 7×7 or 15×15); this one has 2."),
+        ("board=", "A board has 9, 16, 25, 49 or 225 cells (3×3, 4×4, 5×5, 7×7 or 15×15); this one has 0."),
         ("board=XXXX.....", "X has 4 marks and O has 0"),
         ("board=XXXOOO...", "Both X and O have a line"),
         ("board=ABC......", "Cell 0 holds &#39;A&#39;"),
         ("path=4.4", "Move 2 of the path cannot be played: Row 2, column 2 is already taken."),
-        ("path=9", "should be cells 0 to 8 separated by dots"),
-        ("path=four", "should be cells 0 to 8 separated by dots"),
+        ("path=9", "should be up to 9 squares 0 to 8 separated by dots"),
+        ("path=four", "should be up to 9 squares 0 to 8 separated by dots"),
         ("board=XXXOO....&path=5", "Move 1 of the path cannot be played: The game is over"),
     ],
 )

@@ -23,6 +23,8 @@ def main(argv: list[str] | None = None) -> int:
 
     p = commands.add_parser("stats", help="games, positions and the cost of each search variant")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--board", default="3x3", help="3x3, or a board counted ahead of time: 4x4")
+    p.add_argument("--write", action="store_true", help="count the board again and write its data file")
 
     p = commands.add_parser("bench", help="time minimax and play it against random moves")
     p.add_argument("--board", default="3x3", choices=list(BY_KEY), help="the board to time (default 3x3)")
@@ -53,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_stats(args) -> int:
+    if args.board != "3x3":
+        return run_board_stats(args)
     numbers = stats.numbers()
     if args.json:
         print(json.dumps(numbers, indent=2))
@@ -72,6 +76,50 @@ def run_stats(args) -> int:
     print(f"  {'search':<34}{'nodes':>10}{'ms':>10}  move")
     for cost in numbers["searches"]:
         print(f"  {cost['name']:<34}{cost['nodes']:>10,}{cost['seconds'] * 1000:>10.1f}  {cost['move']}")
+    return 0
+
+
+def run_board_stats(args) -> int:
+    """The figures of a bigger board, from its data file; with --write, counted again first (minutes)."""
+    board = next((b for b in stats.COUNTED_BOARDS if b.key == args.board), None)
+    if board is None:
+        counted = ", ".join(["3x3", *(b.key for b in stats.COUNTED_BOARDS)])
+        raise ValueError(f"There are figures for {counted}, not {args.board!r}.")
+    if args.write:
+        print(f"wrote {stats.write_counts(board)}", file=sys.stderr)
+        stats.counted.cache_clear()
+    figures = stats.counted(board.key)
+    if figures is None:
+        raise ValueError(f"{stats.census_file(board.key)} is missing; count it with --write.")
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return 0
+    totals = figures["totals"]
+    print(
+        f"{board.name}, {board.k} in a row: the game tree (counted {figures['counted']}, "
+        f"{figures['census_cpu_seconds']} s of CPU)"
+    )
+    for key in (
+        "positions",
+        "positions_up_to_symmetry",
+        "terminal_positions",
+        "terminal_up_to_symmetry",
+        "won_x_positions",
+        "won_o_positions",
+        "drawn_positions",
+        "games",
+        "won_x_games",
+        "won_o_games",
+        "drawn_games",
+        "tree_nodes",
+    ):
+        print(f"  {key.replace('_', ' '):<26}{totals[key]:>20,}")
+    print("\nFinding a best move from the empty board")
+    print(f"  {'search':<34}{'nodes':>20}{'s (CPU)':>10}")
+    for cost in figures["searches"]:
+        nodes = f"{cost['nodes']:,}" if cost["complete"] else f"over {figures['node_cap']:,}"
+        seconds = "counted" if cost["seconds"] is None else f"{cost['seconds']:.1f}"
+        print(f"  {cost['name']:<34}{nodes:>20}{seconds:>10}")
     return 0
 
 

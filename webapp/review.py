@@ -2,6 +2,12 @@
 
 Pure Python, like the rules. A move list is written as cells separated by dots or commas, such
 as ``4.0.8`` or ``4,0,8``; every move is checked against the rules before anything is graded.
+A game is played on one board of the catalogue (3×3 unless it says otherwise).
+
+On the solved boards (3×3, 4×4, 5×5) every move is graded from ``analyze``. On the others one
+search per move would cost a quarter of a second each, and a 15×15 game has up to 225 moves, so a
+review grades only what a scan of the lines proves at once: a win taken or missed, and a win at
+once left to the opponent. Every other move there is "unclear", never a guess dressed as a proof.
 
 >>> game = review(parse_moves("4.1.0.8.6.3.2"))  # O answered the centre on an edge and lost to a fork
 >>> [move.grade for move in game.moves]
@@ -16,13 +22,23 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from webapp.engine.boards import DEFAULT, Board, board_for
 from webapp.engine.rules import Position, cell_name, other
 from webapp.match import ECHO  # how much of a visitor's own text is shown back to them
 from webapp.solver import analyze
 
-GRADES = ("best", "good", "mistake", "blunder")
+GRADES = ("best", "good", "mistake", "blunder", "unclear")
 RESULT_RANK = {"loss": 0, "draw": 1, "win": 2}
-GRADE_WORDS = {"best": "a best move", "good": "a good move", "mistake": "a mistake", "blunder": "a blunder"}
+GRADE_WORDS = {
+    "best": "a best move",
+    "good": "a good move",
+    "mistake": "a mistake",
+    "blunder": "a blunder",
+    "unclear": "not graded, its value is not proved",
+}
+# The most steps line_to() takes looking for an order of play: on a big board a search that fails
+# could otherwise try orders without end.
+LINE_STEPS = 20_000
 
 
 class MoveListError(ValueError):
@@ -63,7 +79,7 @@ def format_moves(moves: tuple[int, ...], separator: str = ".") -> str:
     return separator.join(str(cell) for cell in moves)
 
 
-def parse_moves(text: str, n: int = 3, k: int = 3) -> tuple[int, ...]:
+def parse_moves(text: str, board: Board = DEFAULT) -> tuple[int, ...]:
     """Read and check a move list; raise a MoveListError naming the first bad move.
 
     >>> parse_moves("4,0,8")
@@ -73,7 +89,7 @@ def parse_moves(text: str, n: int = 3, k: int = 3) -> tuple[int, ...]:
     ...
     webapp.review.TakenSquareError: Move 2 (square 4, row 2, column 2) is on a square already taken.
     """
-    cells = n * n
+    cells, n = board.cells, board.n
     if text == "":
         return ()
     # Twice the longest list that could make sense, checked before the text is split into pieces:
@@ -91,7 +107,7 @@ def parse_moves(text: str, n: int = 3, k: int = 3) -> tuple[int, ...]:
     if len(parts) > cells:
         raise TooManyMovesError(f"There are {len(parts)} moves, but a game has at most {cells}.")
     moves = tuple(int(part) for part in parts)
-    pos = Position.empty(n, k)
+    pos = Position.empty(n, board.k)
     for number, cell in enumerate(moves, 1):
         where = f"Move {number} (square {cell}, {cell_name(cell, n).lower()})"
         if pos.is_over():
@@ -103,9 +119,9 @@ def parse_moves(text: str, n: int = 3, k: int = 3) -> tuple[int, ...]:
     return moves
 
 
-def positions(moves: tuple[int, ...], n: int = 3, k: int = 3) -> tuple[Position, ...]:
+def positions(moves: tuple[int, ...], board: Board = DEFAULT) -> tuple[Position, ...]:
     """The position before the first move and after each move of a checked move list."""
-    found = [Position.empty(n, k)]
+    found = [Position.empty(board.n, board.k)]
     for cell in moves:
         found.append(found[-1].play(cell))
     return tuple(found)
@@ -175,14 +191,24 @@ def places(cells: tuple[int, ...], n: int = 3) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Outlook:
-    """How the game ends for one side under perfect play: the result and the plies to the end."""
+    """How the game ends for one side under perfect play: the result and the plies to the end.
 
-    result: str  # "win", "draw" or "loss"
-    plies: int
+    The result is "unclear" (and plies None) where nothing was proved.
+    """
+
+    result: str  # "win", "draw", "loss" or "unclear"
+    plies: int | None
 
     @property
     def words(self) -> str:
-        return "draw" if self.result == "draw" else f"{self.result} in {self.plies}"
+        return self.result if self.result in ("draw", "unclear") else f"{self.result} in {self.plies}"
+
+    @property
+    def is_proved(self) -> bool:
+        return self.result != "unclear"
+
+
+UNCLEAR = Outlook("unclear", None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +221,7 @@ class GradedMove:
     value: Outlook  # what the move keeps for the mover with perfect play after it
     best: Outlook  # what the best move would have kept
     grade: str  # one of GRADES
-    best_cells: tuple[int, ...]
+    best_cells: tuple[int, ...]  # the moves proved to keep ``best``; none when it is unclear
 
     @property
     def is_error(self) -> bool:
@@ -203,32 +229,97 @@ class GradedMove:
 
 
 def rank(outlook: Outlook) -> tuple[int, int]:
-    """Order outlooks from the mover's side: a better result, then a faster win or a slower loss."""
+    """Order proved outlooks from the mover's side: a better result, then a faster win or a slower loss."""
     speed = -outlook.plies if outlook.result == "win" else outlook.plies
     return RESULT_RANK[outlook.result], speed
 
 
 def grade(value: Outlook, best: Outlook) -> str:
-    """The grade of a move that keeps ``value`` where ``best`` was on offer.
+    """The grade of a move that keeps ``value`` where ``best`` was on offer; "unclear" unless both are proved.
 
     >>> grade(Outlook("draw", 5), Outlook("win", 3))
     'mistake'
+    >>> grade(UNCLEAR, Outlook("win", 1))
+    'unclear'
     """
+    if not (value.is_proved and best.is_proved):
+        return "unclear"
     drop = RESULT_RANK[best.result] - RESULT_RANK[value.result]
     if drop == 0:
         return "best" if value == best else "good"
     return "mistake" if drop == 1 else "blunder"
 
 
-@lru_cache(maxsize=1 << 13)
+def best_of(values: dict[int, Outlook]) -> Outlook:
+    """The best outlook on offer, as far as it is proved: a proved win is the best there is, whatever
+    else is unclear; otherwise the best is only known when every move's value is.
+
+    >>> best_of({0: Outlook("win", 3), 1: UNCLEAR})
+    Outlook(result='win', plies=3)
+    >>> best_of({0: Outlook("draw", 5), 1: UNCLEAR})
+    Outlook(result='unclear', plies=None)
+    """
+    proved = [value for value in values.values() if value.is_proved]
+    if proved and (len(proved) == len(values) or any(value.result == "win" for value in proved)):
+        # Only a win in 1 beats a proved win in 3, and a win in 1 is always proved.
+        return max(proved, key=rank)
+    return UNCLEAR
+
+
 def choices(board: str) -> tuple[Outlook, tuple[int, ...], dict[int, Outlook]]:
     """For a reachable, unfinished board: the best outlook, the cells that keep it, every move's outlook.
 
-    Boards reach here only after parse_moves() has checked them, and there are 4,520 of them.
+    On a solved board from ``analyze``, remembered; on the others from what the lines prove at once
+    (see proved_at_once), which is quicker to work out again than a big board's entry is to keep.
     """
-    values = {cell: Outlook(*found) for cell, found in analyze(board).items()}
-    best = max(values.values(), key=rank)
-    return best, tuple(cell for cell, value in values.items() if value == best), values
+    if board_for(board).is_solved():
+        return _solved_choices(board)
+    return _choices(proved_at_once(Position(board, *_size(board))))
+
+
+# Bounded: at most 8,192 boards, whatever visitors send; a 5×5 board's entry is a few kilobytes.
+@lru_cache(maxsize=1 << 13)
+def _solved_choices(board: str) -> tuple[Outlook, tuple[int, ...], dict[int, Outlook]]:
+    return _choices(
+        {cell: Outlook(*found) if found[0] != "unclear" else UNCLEAR for cell, found in analyze(board).items()}
+    )
+
+
+def _choices(values: dict[int, Outlook]) -> tuple[Outlook, tuple[int, ...], dict[int, Outlook]]:
+    best = best_of(values)
+    cells = tuple(cell for cell, value in values.items() if value == best) if best.is_proved else ()
+    return best, cells, values
+
+
+def _size(board: str) -> tuple[int, int]:
+    found = board_for(board)
+    return found.n, found.k
+
+
+def proved_at_once(pos: Position) -> dict[int, Outlook]:
+    """Each move's outlook as far as one look at the lines proves it, with no search.
+
+    A move that completes a line wins in 1. When the side to move could win at once, any other move
+    that leaves the opponent a win at once loses in 2; when it cannot, a move that leaves one of the
+    opponent's wins at once open loses in 2 (with two or more open, every move does). The rest are unclear.
+
+    >>> proved_at_once(Position("XX.OO...."))[2], proved_at_once(Position("XX.OO...."))[6]
+    (Outlook(result='win', plies=1), Outlook(result='loss', plies=2))
+    >>> proved_at_once(Position("X...O...."))[1]
+    Outlook(result='unclear', plies=None)
+    """
+    side = pos.to_move
+    mine, theirs = threats(pos, side), threats(pos, other(side))
+    values = {}
+    for cell in pos.legal_moves():
+        if cell in mine:
+            values[cell] = Outlook("win", 1)
+        elif theirs - {cell}:
+            # The opponent still has a line one short with its last square empty: it wins next move.
+            values[cell] = Outlook("loss", 2)
+        else:
+            values[cell] = UNCLEAR
+    return values
 
 
 def grade_move(pos: Position, cell: int, number: int) -> GradedMove:
@@ -249,21 +340,27 @@ class Review:
     final: Position
     turning: GradedMove | None  # the first mistake that mattered, or None
     summary: str
+    board: Board = DEFAULT
 
     @property
     def is_over(self) -> bool:
         return self.final.is_over()
 
+    @property
+    def unclear(self) -> int:
+        """How many moves could not be graded because their value is not proved."""
+        return sum(1 for move in self.moves if move.grade == "unclear")
 
-def review(moves: tuple[int, ...], you: str | None = None, n: int = 3, k: int = 3) -> Review:
+
+def review(moves: tuple[int, ...], you: str | None = None, board: Board = DEFAULT) -> Review:
     """Grade every move of a checked move list; ``you`` names the side the reader played, if any."""
-    seen = positions(moves, n, k)
+    seen = positions(moves, board)
     graded = tuple(
         grade_move(pos, cell, number) for number, (pos, cell) in enumerate(zip(seen, moves, strict=False), 1)
     )
     final = seen[-1]
     turning = turning_point(graded, final.winner)
-    return Review(graded, final, turning, summarise(graded, final, turning, you))
+    return Review(graded, final, turning, summarise(graded, final, turning, you), board)
 
 
 def turning_point(moves: tuple[GradedMove, ...], winner: str | None) -> GradedMove | None:
@@ -274,6 +371,7 @@ def turning_point(moves: tuple[GradedMove, ...], winner: str | None) -> GradedMo
 def summarise(moves, final: Position, turning: GradedMove | None, you: str | None = None) -> str:
     """One line on what happened, such as "You held the draw until move 4; the top edge let O win."."""
     n = final.geometry.n
+    board = board_for(final.board)
 
     def name(side: str) -> str:
         return "you" if side == you else side
@@ -281,6 +379,14 @@ def summarise(moves, final: Position, turning: GradedMove | None, you: str | Non
     if turning is None:
         if not moves:
             return "No moves yet: every first move holds the draw." if n == 3 else "No moves yet."
+        unclear = sum(1 for move in moves if move.grade == "unclear")
+        if unclear:
+            graded = len(moves) - unclear
+            return (
+                f"No mistake is proved. On {board.name} only what the lines show at once is proved "
+                f"(a win taken, missed or let through), so {graded} of {len(moves)} moves are graded; "
+                f"the rest are marked unclear."
+            )
         if final.is_over():
             return "Both sides played perfectly, so the game was a draw." if final.is_draw() else "Perfect play."
         return "No mistakes so far: both sides have kept what they had."
@@ -289,7 +395,7 @@ def summarise(moves, final: Position, turning: GradedMove | None, you: str | Non
     if turning.value.result == "draw":
         cost = f"let {opponent} escape with a draw"
     elif final.winner == other(turning.mover):
-        after = positions(tuple(move.cell for move in moves[: turning.number]), n, final.geometry.k)[-1]
+        after = positions(tuple(move.cell for move in moves[: turning.number]), board)[-1]
         cost = f"let {opponent} {how_it_is_won(after)}"
     else:
         cost = f"gave {opponent} a winning game"
@@ -336,7 +442,7 @@ def how_it_is_won(pos: Position) -> str:
 # --- a line of play to any board -----------------------------------------------------------
 
 
-def line_to(board: str, hint: str | None = None, n: int = 3, k: int = 3) -> tuple[int, ...]:
+def line_to(board: str, hint: str | None = None) -> tuple[int, ...]:
     """A legal move list that ends at ``board`` (which must be a valid position): ``hint`` if it does.
 
     The game tree names positions by their board alone; this gives it back an order of play, so
@@ -347,23 +453,27 @@ def line_to(board: str, hint: str | None = None, n: int = 3, k: int = 3) -> tupl
     >>> line_to("XO..X....", hint="4.1.0")
     (4, 1, 0)
     """
+    size = board_for(board)
     if hint:
         try:
-            moves = parse_moves(hint, n, k)
+            moves = parse_moves(hint, size)
         except MoveListError:
             moves = None
-        if moves is not None and positions(moves, n, k)[-1].board == board:
+        if moves is not None and positions(moves, size)[-1].board == board:
             return moves
-    return _line_to(board, n, k)
+    return _line_to(board, size)
 
 
-def _line_to(board: str, n: int, k: int) -> tuple[int, ...]:
+def _line_to(board: str, size: Board) -> tuple[int, ...]:
     marks = {side: [i for i, c in enumerate(board) if c == side] for side in ("X", "O")}
+    steps = 0
 
     def extend(pos: Position, moves: tuple[int, ...]) -> tuple[int, ...] | None:
+        nonlocal steps
+        steps += 1
         if pos.board == board:
             return moves
-        if pos.is_over():
+        if pos.is_over() or steps > LINE_STEPS:
             return None
         for cell in marks[pos.to_move]:
             if pos.board[cell] == ".":
@@ -372,9 +482,9 @@ def _line_to(board: str, n: int, k: int) -> tuple[int, ...]:
                     return found
         return None
 
-    found = extend(Position.empty(n, k), ())
+    found = extend(Position.empty(size.n, size.k), ())
     if found is None:
-        raise ValueError(f"No game reaches the board {board}.")
+        raise ValueError(f"No game reaches the board {board}, or none was found quickly.")
     return found
 
 
@@ -445,9 +555,11 @@ def board_cells(pos: Position, last: int | None, next_move: GradedMove | None = 
 
 
 def outlook_words(outlook: Outlook) -> str:
-    """An outlook as a phrase: "a win in 3 moves", "a draw", "a loss in 2 moves"."""
+    """An outlook as a phrase: "a win in 3 moves", "a draw", "a loss in 2 moves", "an unclear game"."""
     if outlook.result == "draw":
         return "a draw"
+    if not outlook.is_proved:
+        return "an unclear game"
     return f"a {outlook.result} in {outlook.plies} move{'s' if outlook.plies != 1 else ''}"
 
 
@@ -458,6 +570,8 @@ def explain(move: GradedMove, n: int = 3) -> str:
     'Move 2, O top, was a mistake: it turns a draw into a loss in 6 moves. Better: any corner.'
     """
     head = f"Move {move.number}, {move.mover} {spot(move.cell, n)}"
+    if move.grade == "unclear":
+        return f"{head}, is not graded: {unclear_reason(move, n)}"
     better = f" Better: {places(move.best_cells, n)}."
     if move.grade == "best":
         return f"{head}, was a best move: it keeps {outlook_words(move.value)}."
@@ -465,3 +579,17 @@ def explain(move: GradedMove, n: int = 3) -> str:
         offer = outlook_words(move.best)
         return f"{head}, was good: it keeps {outlook_words(move.value)}, where {offer} was on offer.{better}"
     return f"{head}, was a {move.grade}: it turns {outlook_words(move.best)} into {outlook_words(move.value)}.{better}"
+
+
+def unclear_reason(move: GradedMove, n: int = 3) -> str:
+    """Why a move is not graded, with what is proved about it.
+
+    >>> unclear_reason(GradedMove(5, 3, "X", UNCLEAR, Outlook("win", 1), "unclear", (2,)))
+    'X could have won at once on the top-right corner; whether this move still wins is not proved.'
+    """
+    if move.best.result == "win" and move.best.plies == 1:
+        where = places(move.best_cells, n)
+        return f"{move.mover} could have won at once on {where}; whether this move still wins is not proved."
+    if move.value.result == "loss":
+        return f"it leaves {other(move.mover)} a win at once; whether another move would have held is not proved."
+    return "its value is not proved. Only what the lines show at once is proved on a board this big."

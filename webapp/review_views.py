@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Blueprint, abort, current_app, redirect, request, url_for
 
 from webapp import state
+from webapp.engine.boards import BOARDS, BY_KEY, DEFAULT, Board
 from webapp.engine.rules import GameOverError, Position
 from webapp.match import LEVEL_NAMES, Settings, StaleBoardError, Table, check_difficulty
 from webapp.present import status_of
@@ -26,17 +29,42 @@ from webapp.solver import LEVELS
 
 bp = Blueprint("review", __name__)
 
-LAST_CELL = Position.empty().geometry.cells - 1
-MOVES_HELP = f"moves are squares 0 to {LAST_CELL} separated by dots, such as moves=4.0.8"
+MOVES_HELP = "moves are squares separated by dots, such as moves=4.0.8, and board=4x4 names a board other than 3×3"
 CHANGED = "Your game changed in another tab or window since this page was drawn; here it is as it is now."
+BOARD_KEYS = ", ".join(board.key for board in BOARDS[:-1]) + f" or {BOARDS[-1].key}"
 
 
 class LinkError(ValueError):
     """A link's ``at`` does not name a move of its game."""
 
 
+class UnknownBoardError(LinkError):
+    """A link's ``board`` is not a board of the catalogue."""
+
+
+def linked_board(args) -> Board:
+    """The board a link names with ``board=4x4``; a link without one is a 3×3 game, as links were before."""
+    key = args.get("board")
+    if key is None:
+        return DEFAULT
+    board = BY_KEY.get(key)
+    if board is None:
+        raise UnknownBoardError(
+            f"The link asks for the board “{echo(key)}”, which this game does not have: choose {BOARD_KEYS}."
+        )
+    return board
+
+
+def board_key(board: Board) -> str | None:
+    """The ``board`` parameter of a link: left out for 3×3, so that older links and new ones agree."""
+    return None if board == DEFAULT else board.key
+
+
 # The live board's move list (partials/moves.html) is drawn from the moves alone.
 bp.add_app_template_global(move_list, "move_rows")
+
+
+bp.add_app_template_global(board_key, "board_key")
 
 
 @bp.app_template_global()
@@ -52,48 +80,51 @@ def link_problem(error: ValueError, status: int = 400):
     """A friendly page for a link that does not hold a game: what is wrong, and the way back."""
     # The way back to a fresh game is the New game form, which carries the digest of the visitor's game.
     digest = state.load().table.digest
-    return page_or_fragment(
-        "link_problem.html", "partials/problem.html", status, message=str(error), last_cell=LAST_CELL, digest=digest
-    )
+    return page_or_fragment("link_problem.html", "partials/problem.html", status, message=str(error), digest=digest)
 
 
-def read_link() -> tuple[tuple[int, ...], int | None]:
-    """The ``moves`` and ``at`` of a link; raises a ValueError that says what is wrong."""
-    moves = parse_moves(request.args.get("moves", ""))
+def read_link() -> tuple[Board, tuple[int, ...], int | None]:
+    """The ``board``, ``moves`` and ``at`` of a link; raises a ValueError that says what is wrong."""
+    board = linked_board(request.args)
+    moves = parse_moves(request.args.get("moves", ""), board)
     at = request.args.get("at")
     if at is None:
-        return moves, None
+        return board, moves, None
     if not (at.isascii() and at.isdigit() and len(at) <= 3 and int(at) <= len(moves)):
         has = f"{len(moves)} move{'' if len(moves) == 1 else 's'}"
         raise LinkError(
             f"The link asks for move “{echo(at)}”, but this game has {has}: "
             f"choose a number from 0 (the start) to {len(moves)}."
         )
-    return moves, int(at)
+    return board, moves, int(at)
 
 
 def show_game(graded: bool):
     """The review (``graded``) or the plain move history of a link, read-only, at the move it names."""
     try:
-        moves, at = read_link()
+        board, moves, at = read_link()
     except ValueError as error:
         return link_problem(error)
     table = state.load().table
-    # "You" only when the link is the visitor's own game against the computer.
-    you = table.settings.human if table.settings.mode == "hvc" and table.moves == moves else None
-    game = review(moves, you) if graded else None
+    seen = positions(moves, board)
+    # "You" only when the link is the visitor's own game against the computer, on the same board.
+    own = table.settings.mode == "hvc" and table.moves == moves and table.position.board == seen[-1].board
+    you = table.settings.human if own else None
+    game = review(moves, you, board) if graded else None
     if at is None:
         at = game.turning.number - 1 if game and game.turning else len(moves)
-    seen = positions(moves)
     pos = seen[at]
     next_move = game.moves[at] if game and at < len(moves) else None
     moves_text = format_moves(moves)
     endpoint = "review.review_page" if graded else "game.index"
+    key = board_key(board)
     return page_or_fragment(
         "review.html",
         "partials/review_update.html",
         graded=graded,
         endpoint=endpoint,
+        board=board,
+        board_param=key,
         moves=moves,
         moves_text=moves_text,
         at=at,
@@ -101,10 +132,12 @@ def show_game(graded: bool):
         pos=pos,
         where=status_words(moves, at, pos),
         cells=board_cells(pos, moves[at - 1] if at else None, next_move),
-        rows=move_list(moves, game.moves if game else ()),
+        rows=move_list(moves, game.moves if game else (), board.n),
         game=game,
-        explanation=explain(next_move) if next_move else "",
-        link=url_for(endpoint, moves=moves_text or None, at=at if at != len(moves) else None, _external=True),
+        explanation=explain(next_move, board.n) if next_move else "",
+        link=url_for(
+            endpoint, board=key, moves=moves_text or None, at=at if at != len(moves) else None, _external=True
+        ),
     )
 
 
@@ -115,7 +148,8 @@ def status_words(moves: tuple[int, ...], at: int, pos: Position) -> str:
         return "You are looking at the empty board, before the first move."
     if at == 0:
         return f"You are looking at the start of the game, before move 1 of {total}."
-    where = f"You are looking at move {at} of {total}: {pos.board[moves[at - 1]]} {spot(moves[at - 1])}"
+    n = pos.geometry.n
+    where = f"You are looking at move {at} of {total}: {pos.board[moves[at - 1]]} {spot(moves[at - 1], n)}"
     if pos.is_over():
         return f"{where}. {'It is a draw.' if pos.is_draw() else f'{pos.winner} wins.'}"
     return f"{where}. {pos.to_move} to move."
@@ -135,13 +169,15 @@ def review_page():
 def api_review():
     text = request.args.get("moves")
     if text is None:
-        abort(400, description=f"Give the game to review: {MOVES_HELP}, or moves=4,0,8.")
+        abort(400, description=f"Give the game to review: {MOVES_HELP}.")
     try:
-        moves = parse_moves(text)
-    except MoveListError as error:
+        board = linked_board(request.args)
+        moves = parse_moves(text, board)
+    except (MoveListError, LinkError) as error:
         abort(400, description=str(error))
-    game = review(moves)
+    game = review(moves, board=board)
     return {
+        "board_size": board.key,
         "moves": [
             {
                 "move": move.number,
@@ -164,12 +200,14 @@ def api_review():
 # --- play from here --------------------------------------------------------------------------
 
 
-def confirm_page(table: Table, moves: tuple[int, ...], status: int = 200, message: str | None = None):
-    pos = positions(moves)[-1]
+def confirm_page(table: Table, board: Board, moves: tuple[int, ...], status: int = 200, message: str | None = None):
+    pos = positions(moves, board)[-1]
     return page_or_fragment(
         "play_from.html",
         "play_from.html",
         status,
+        board=board,
+        board_param=board_key(board),
         moves=moves,
         moves_text=format_moves(moves),
         pos=pos,
@@ -185,12 +223,13 @@ def confirm_page(table: Table, moves: tuple[int, ...], status: int = 200, messag
 def play_from_confirm():
     """Ask before the visitor's game is replaced: nothing changes until they confirm."""
     try:
-        moves = parse_moves(request.args.get("moves", ""))
-        if positions(moves)[-1].is_over():
+        board = linked_board(request.args)
+        moves = parse_moves(request.args.get("moves", ""), board)
+        if positions(moves, board)[-1].is_over():
             raise GameOverError("That position is the end of the game; choose an earlier move to play from.")
     except ValueError as error:
         return link_problem(error)
-    return confirm_page(state.load().table, moves)
+    return confirm_page(state.load().table, board, moves)
 
 
 @bp.post("/play-from")
@@ -199,15 +238,16 @@ def play_from():
     loaded = state.load()
     table = loaded.table
     try:
-        moves = parse_moves(request.form.get("moves", ""))
-    except MoveListError as error:
+        board = linked_board(request.form)
+        moves = parse_moves(request.form.get("moves", ""), board)
+    except (MoveListError, LinkError) as error:
         return link_problem(error)
     try:
         table.check_drawn_from(request.form.get("game", ""))
     except StaleBoardError:
-        return confirm_page(table, moves, 409, CHANGED)
+        return confirm_page(table, board, moves, 409, CHANGED)
     try:
-        settings = chosen_settings(table, positions(moves)[-1])
+        settings = replace(chosen_settings(table, positions(moves, board)[-1]), board=board.key)
         played = table.play_from(moves, settings, current_app.extensions["rng"])
     except ValueError as error:
         return link_problem(error)
@@ -221,7 +261,7 @@ def chosen_settings(table: Table, pos: Position) -> Settings:
         return table.settings
     s = table.settings
     level = check_difficulty(request.form.get("level", s.difficulty))
-    return Settings("hvc", pos.to_move, level, s.x_level, s.o_level)
+    return replace(s, mode="hvc", human=pos.to_move, difficulty=level)
 
 
 def started_words(table: Table, at: int) -> str:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import asdict, dataclass
+from datetime import date
 from functools import cache
+from pathlib import Path
 
+from webapp.engine.boards import BY_KEY, Board
 from webapp.engine.levels import GAME
-from webapp.engine.rules import Position, canonical_board
+from webapp.engine.rules import Position, canonical_board, geometry
 from webapp.engine.search import Counter, best_move
 
 
@@ -40,10 +44,23 @@ def tally(pos: Position) -> Tally:
     return sum((tally(pos.play(m)) for m in pos.legal_moves()), Tally())
 
 
-@cache
 def tree_size(pos: Position) -> int:
-    """The nodes in the full game tree below ``pos``, itself included: what plain minimax visits."""
-    return 1 + sum(tree_size(pos.play(m)) for m in pos.legal_moves())
+    """The nodes in the full game tree below ``pos``, itself included: what plain minimax visits.
+
+    Memoized for one count only: a cache shared by every count would grow with every board asked about.
+
+    >>> tree_size(Position("XOXOXO..."))  # X wins at 6 or 8 at once; after 7, O has two replies
+    8
+    """
+    sizes: dict[str, int] = {}
+
+    def size(pos: Position) -> int:
+        found = sizes.get(pos.board)
+        if found is None:
+            found = sizes[pos.board] = 1 + sum(size(pos.after_legal(m)) for m in pos.legal_moves())
+        return found
+
+    return size(pos)
 
 
 def reachable(root: Position | None = None) -> set[Position]:
@@ -113,3 +130,200 @@ def numbers() -> dict:
         "terminal_positions": sum(1 for p in positions if p.is_over()),
         "searches": [asdict(c) for c in costs],
     }
+
+
+# --- bigger boards: counted once, ahead of time --------------------------------------------
+
+# Counting 4×4 takes about 40 s of CPU in pure Python, too long for a page or a server's start:
+# ``python -m webapp.solver stats --board 4x4 --write`` counts it once and writes this file, which
+# is shipped with the package; tests/test_stats.py recounts the first plies and checks it agrees.
+DATA = Path(__file__).parent / "data"
+COUNTED_BOARDS = (BY_KEY["4x4"],)
+# A search variant that visits more nodes than this is stopped, and its count is a lower bound.
+NODE_CAP = 3_000_000
+
+
+def census_file(key: str) -> Path:
+    return DATA / f"numbers-{key}.json"
+
+
+def census(board: Board, last_ply: int | None = None) -> list[dict]:
+    """Every position reachable on ``board`` up to ``last_ply``, counted ply by ply, up to symmetry and not.
+
+    Each row has, for one ply: the symmetry classes and positions; the game-tree nodes (move orders)
+    that reach them; and for the finished ones, by how they ended (won_x, won_o, drawn), the classes,
+    the positions and the games (move orders) that end there. Positions are two bitmasks, and
+    a class is kept once with the number of move orders reaching each of its members.
+
+    >>> rows = census(BY_KEY["3x3"])
+    >>> sum(row["positions"] for row in rows), sum(row["classes"] for row in rows), sum(row["nodes"] for row in rows)
+    (5478, 765, 549946)
+    """
+    g = geometry(board.n, board.k)
+    cells, full = board.cells, (1 << board.cells) - 1
+    images = _image_tables(g)
+    through = [tuple(sum(1 << c for c in line) for line in g.lines if cell in line) for cell in range(cells)]
+
+    def key_and_orbit(x: int, o: int) -> tuple[int, int]:
+        seen = set()
+        for tables in images:
+            px = po = 0
+            xs, os_ = x, o
+            for table in tables:
+                px |= table[xs & 255]
+                po |= table[os_ & 255]
+                xs >>= 8
+                os_ >>= 8
+            seen.add(px | po << cells)
+        return min(seen), len(seen)
+
+    # class key -> [move orders reaching any member, members, how it ended (None: it goes on)]
+    layer: dict[int, list] = {0: [1, 1, None]}
+    rows = []
+    last = cells if last_ply is None else last_ply
+    for ply in range(last + 1):
+        row = {"ply": ply, "classes": len(layer), "positions": 0, "nodes": 0}
+        row.update({end: {"classes": 0, "positions": 0, "games": 0} for end in ENDINGS})
+        following: dict[int, list] = {}
+        for key, (orders, members, end) in layer.items():
+            row["positions"] += members
+            row["nodes"] += orders
+            if end is not None:
+                ending = row[end]
+                ending["classes"] += 1
+                ending["positions"] += members
+                ending["games"] += orders
+                continue
+            if ply == last:
+                continue
+            x, o = key & full, key >> cells
+            x_moves = ply % 2 == 0
+            empty = full & ~(x | o)
+            while empty:
+                bit = empty & -empty
+                empty ^= bit
+                nx, no = (x | bit, o) if x_moves else (x, o | bit)
+                child, child_members = key_and_orbit(nx, no)
+                entry = following.get(child)
+                if entry is not None:
+                    # Every member of this class has a move into the child's class: its orders add up.
+                    entry[0] += orders
+                    continue
+                mine = nx if x_moves else no
+                if any(line & mine == line for line in through[bit.bit_length() - 1]):
+                    ended = "won_x" if x_moves else "won_o"
+                else:
+                    ended = "drawn" if nx | no == full else None
+                following[child] = [orders, child_members, ended]
+        rows.append(row)
+        layer = following
+    return rows
+
+
+ENDINGS = ("won_x", "won_o", "drawn")
+
+
+def _image_tables(g) -> list[list[tuple[int, ...]]]:
+    """For each symmetry, per byte of a bitmask, where that byte's bits go: a mask's image in a few lookups."""
+    cells = g.cells
+    found = []
+    for perm in g.symmetries:  # new[i] = old[perm[i]], so the old bit perm[i] moves to bit i
+        to = {old: new for new, old in enumerate(perm)}
+        found.append(
+            [
+                tuple(
+                    sum(1 << to[base + b] for b in range(8) if byte >> b & 1 and base + b < cells)
+                    for byte in range(256)
+                )
+                for base in range(0, cells, 8)
+            ]
+        )
+    return found
+
+
+def census_totals(rows: list[dict]) -> dict:
+    """The whole game's figures from a census: positions, classes, tree nodes, and games and positions by ending."""
+    totals = {
+        "positions": sum(row["positions"] for row in rows),
+        "positions_up_to_symmetry": sum(row["classes"] for row in rows),
+        "tree_nodes": sum(row["nodes"] for row in rows),
+    }
+    for end in ENDINGS:
+        for what in ("classes", "positions", "games"):
+            totals[f"{end}_{what}"] = sum(row[end][what] for row in rows)
+    totals["terminal_positions"] = sum(totals[f"{end}_positions"] for end in ENDINGS)
+    totals["terminal_up_to_symmetry"] = sum(totals[f"{end}_classes"] for end in ENDINGS)
+    totals["games"] = sum(totals[f"{end}_games"] for end in ENDINGS)
+    return totals
+
+
+class _Capped(Counter):
+    """A node counter that stops the search once it has counted more than NODE_CAP nodes."""
+
+    def __setattr__(self, name, value):
+        if value > NODE_CAP:
+            raise _OverCap
+        object.__setattr__(self, name, value)
+
+
+class _OverCap(Exception):
+    """The search visited more than NODE_CAP nodes."""
+
+
+def capped_search_costs(board: Board) -> list[dict]:
+    """Each search variant from ``board``'s empty board, stopped past NODE_CAP nodes, in CPU seconds.
+
+    Plain minimax is not run: the census counts the nodes it would visit, the whole game tree.
+    """
+    root = Position.empty(board.n, board.k)
+    found = []
+    for name, options in SEARCHES.items():
+        if name == "minimax":
+            continue
+        options = {**options, "table": {}} if "table" in options else dict(options)
+        counter, start = _Capped(), time.process_time()
+        try:
+            best_move(GAME, root, counter=counter, **options)
+            complete = True
+        except _OverCap:
+            complete = False
+        found.append(
+            {"name": name, "nodes": counter.nodes, "seconds": time.process_time() - start, "complete": complete}
+        )
+    return found
+
+
+def count_board(board: Board) -> dict:
+    """Everything the numbers page shows for ``board``: the census and the searches, with what each cost."""
+    start = time.process_time()
+    rows = census(board)
+    took = time.process_time() - start
+    totals = census_totals(rows)
+    searches = [{"name": "minimax", "nodes": totals["tree_nodes"], "seconds": None, "complete": True}]
+    searches += capped_search_costs(board)
+    return {
+        "board": board.key,
+        "counted": date.today().isoformat(),
+        "census_cpu_seconds": round(took, 1),
+        "node_cap": NODE_CAP,
+        "totals": totals,
+        "plies": rows,
+        "searches": searches,
+    }
+
+
+def write_counts(board: Board) -> Path:
+    """Count ``board`` and write the figures to its data file; return the file's path."""
+    path = census_file(board.key)
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(count_board(board), indent=1) + "\n")
+    return path
+
+
+@cache
+def counted(key: str) -> dict | None:
+    """The figures written for the board ``key`` ahead of time, or None if there are none."""
+    try:
+        return json.loads(census_file(key).read_text())
+    except FileNotFoundError:
+        return None

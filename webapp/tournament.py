@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
+from webapp.engine.boards import BOARDS, BY_KEY, Board
 from webapp.engine.rules import Position
 from webapp.solver import LEVELS, check_level, choose_move
 
@@ -73,3 +77,77 @@ def standings(pairings: list[Pairing]) -> list[Standing]:
                 wins, draws, losses = wins + p.o_wins, draws + p.draws, losses + p.x_wins
         table.append(Standing(level, wins, draws, losses))
     return table
+
+
+# --- the bigger boards: measured ahead of time -----------------------------------------------
+
+# Written by the strength script (games against engines nobody here wrote, far too slow for a page):
+# {"measured": "YYYY-MM-DD", "boards": {"7x7": [{"player": ..., "opponent": ..., "player_as": "X",
+#  "games": N, "wins": W, "draws": D, "losses": L}, ...]}}
+STRENGTH = Path(__file__).parent / "data" / "strength.json"
+ROW_FIELDS = {"player": str, "opponent": str, "player_as": str, "games": int, "wins": int, "draws": int, "losses": int}
+
+
+class StrengthFileError(ValueError):
+    """The strength file is not in the shape the strength script writes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """One row of measured results: a player against an opponent, playing one side, over some games."""
+
+    player: str
+    opponent: str
+    player_as: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+
+
+@dataclass(frozen=True, slots=True)
+class Strength:
+    """The measured tables, per board, in the catalogue's order, and the day they were measured."""
+
+    measured: str
+    boards: tuple[tuple[Board, tuple[Measured, ...]], ...]
+
+
+def read_strength(path: Path) -> Strength | None:
+    """The measured tables in ``path``; None if there is no file; StrengthFileError if it is malformed."""
+    try:
+        found = json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+    except ValueError as error:
+        raise StrengthFileError(f"{path.name} is not JSON: {error}") from None
+    if not (
+        isinstance(found, dict) and isinstance(found.get("measured"), str) and isinstance(found.get("boards"), dict)
+    ):
+        raise StrengthFileError(f'{path.name} needs "measured" (a date) and "boards" (tables by board).')
+    tables = []
+    for key, rows in found["boards"].items():
+        if key not in BY_KEY or not isinstance(rows, list):
+            raise StrengthFileError(f"{path.name} has a table for {key!r}, which is not a board of the game.")
+        tables.append((BY_KEY[key], tuple(_measured(row, path.name, key) for row in rows)))
+    tables.sort(key=lambda table: BOARDS.index(table[0]))
+    return Strength(found["measured"], tuple(tables))
+
+
+def _measured(row, name: str, key: str) -> Measured:
+    if not (isinstance(row, dict) and all(isinstance(row.get(f), t) for f, t in ROW_FIELDS.items())):
+        raise StrengthFileError(f"A row of {name} for {key} lacks one of {', '.join(ROW_FIELDS)}.")
+    measured = Measured(**{f: row[f] for f in ROW_FIELDS})
+    if measured.wins + measured.draws + measured.losses != measured.games or measured.player_as not in ("X", "O"):
+        raise StrengthFileError(f"A row of {name} for {key} does not add up: {row}.")
+    return measured
+
+
+def strength() -> Strength | None:
+    """The measured tables of STRENGTH, read once per process."""
+    return _read_once(STRENGTH)
+
+
+@cache
+def _read_once(path: Path) -> Strength | None:
+    return read_strength(path)

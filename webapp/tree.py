@@ -1,5 +1,9 @@
 """The game tree below a position, one level at a time, with what alpha-beta had to look at.
 
+It works on every board of the catalogue. On a solved board (3×3, 4×4, 5×5) every value is exact.
+On the others a value is shown only where ``analyze`` proved it, every other move is "unclear", and
+the moves the top level's search prefers are marked as its preference, never as a proof.
+
 A node is named by its path: the cells played from the root to reach it, so ``(4, 0)`` is
 X in the centre and then O in the top-left corner. Every value is worked out by the solver
 and told from the side that just moved; the tone (win, draw or loss) is always from the root's
@@ -15,13 +19,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from webapp.engine.levels import GAME, analyze, outlook
-from webapp.engine.rules import IllegalMoveError, InvalidMoveError, Position, cell_name, other, parse
+from webapp.engine.boards import BY_KEY, Board, board_for, position
+from webapp.engine.levels import GAME
+from webapp.engine.rules import IllegalMoveError, InvalidMoveError, Position, cell_name, other
 from webapp.engine.search import Counter, alphabeta
+from webapp.review import spot
+from webapp.solver import analyze, candidates
 from webapp.stats import tree_size
 
 # Short enough for a card a few centimetres wide on a phone.
 SPOTS = ("top left", "top", "top right", "left", "centre", "right", "bottom left", "bottom", "bottom right")
+# Counting what plain minimax and alpha-beta visit is affordable up to this many empty squares (the
+# whole of 3×3); beyond it the page says the tree is too big to count on request.
+COUNT_EMPTIES = 9
+# Each opened level costs one analysis: on a solved board a lookup or a short solve, on the others a
+# search under a time limit. This bounds the work one request can ask for.
+MOST_OPEN = {True: 9, False: 3}
 
 
 class InvalidPathError(ValueError):
@@ -32,18 +45,26 @@ class InvalidPathError(ValueError):
 class Value:
     """How the game ends under perfect play from a node, in words and in one tone."""
 
-    winner: str | None  # "X", "O", or None for a draw
-    moves_left: int  # moves still to play from the node's board until the game ends
-    tone: str  # "win", "draw" or "loss" for the root's side to move: the colour
+    winner: str | None  # "X", "O", or None for a draw (or when unclear)
+    moves_left: int | None  # moves still to play from the node's board until the game ends (None: unclear)
+    tone: str  # "win", "draw" or "loss" for the root's side to move: the colour; "unclear" if not proved
+
+    @property
+    def is_proved(self) -> bool:
+        return self.tone != "unclear"
 
     @property
     def headline(self) -> str:
+        if not self.is_proved:
+            return "Unclear"
         if self.winner is None:
             return "Draw"
         return f"{self.winner} has won" if self.moves_left == 0 else f"{self.winner} wins"
 
     @property
     def detail(self) -> str:
+        if not self.is_proved:
+            return "not proved"
         if self.moves_left == 0:
             return "board full" if self.winner is None else ""
         if self.winner is None:
@@ -70,6 +91,12 @@ class Node:
     is_over: bool
     pruned: bool  # alpha-beta from the root never reached this node
     children: tuple[Node, ...] | None = None
+    preferred: bool = False  # on a board that is not solved: among the moves the top level's search chooses
+    unshown: int = 0  # on a board that is not solved: the unclear moves left out of ``children``
+
+    @property
+    def n(self) -> int:
+        return board_for(self.board).n
 
     @property
     def move(self) -> int | None:
@@ -84,12 +111,14 @@ class Node:
     @property
     def spot(self) -> str:
         """The move in a few words, such as "X top left"."""
-        return "" if self.move is None else f"{self.mover} {SPOTS[self.move]}"
+        if self.move is None:
+            return ""
+        return f"{self.mover} {SPOTS[self.move] if self.n == 3 else spot(self.move, self.n)}"
 
     @property
     def label(self) -> str:
         """The move as a screen reader would say it."""
-        return "" if self.move is None else f"{self.mover} in {cell_name(self.move).lower()}"
+        return "" if self.move is None else f"{self.mover} in {cell_name(self.move, self.n).lower()}"
 
     @property
     def path_text(self) -> str:
@@ -99,7 +128,7 @@ class Node:
     @property
     def description(self) -> str:
         """The marks on the board in words, for those who cannot see the drawing."""
-        marks = [f"{mark} in {cell_name(cell).lower()}" for cell, mark in enumerate(self.board) if mark != "."]
+        marks = [f"{mark} in {cell_name(cell, self.n).lower()}" for cell, mark in enumerate(self.board) if mark != "."]
         return f"The board has {'; '.join(marks)}." if marks else "The board is empty."
 
     @property
@@ -110,7 +139,7 @@ class Node:
     @property
     def winning_line(self) -> tuple[int, ...]:
         """The cells of the winning line, if the move into this node won."""
-        return parse(self.board).winning_line if self.is_over else ()
+        return position(self.board).winning_line if self.is_over else ()
 
     @property
     def is_open(self) -> bool:
@@ -137,7 +166,12 @@ class Tree:
     root: Node
     path: tuple[int, ...]
     to_move: str
-    counts: Counts
+    counts: Counts | None  # None when the tree below the root is too big to count on request
+    board: Board
+
+    @property
+    def is_exact(self) -> bool:
+        return self.board.is_solved()
 
     @property
     def path_text(self) -> str:
@@ -160,18 +194,40 @@ def format_path(path: tuple[int, ...]) -> str:
     return ".".join(str(cell) for cell in path)
 
 
-def parse_path(text: str) -> tuple[int, ...]:
+def parse_path(text: str, board: Board | None = None) -> tuple[int, ...]:
     """Read a path written as cells separated by dots ("" is the root); raise InvalidPathError.
 
     >>> parse_path("4.0")
     (4, 0)
+    >>> parse_path("15.3", BY_KEY["4x4"])
+    (15, 3)
     """
+    board = board or BY_KEY["3x3"]
     if text == "":
         return ()
-    parts = text.split(".")
-    if len(parts) > 9 or not all(len(part) == 1 and part in "012345678" for part in parts):
-        raise InvalidPathError(f"The path {text[:40]!r} should be cells 0 to 8 separated by dots, such as 4.0.")
+    most = MOST_OPEN[board.is_solved()]
+    parts = text.split(".", most)
+    last = board.cells - 1
+    if len(parts) > most or not all(part.isascii() and part.isdigit() and int(part) <= last for part in parts):
+        raise InvalidPathError(
+            f"The path {text[:40]!r} should be up to {most} squares 0 to {last} separated by dots, such as 4.0; "
+            "to look deeper, explore the position further down."
+        )
     return tuple(int(part) for part in parts)
+
+
+def root_board(text: str | None) -> str:
+    """The board a tree request names: a board's key (its empty board, such as "4x4") or the board itself.
+
+    >>> root_board("4x4")
+    '................'
+    >>> root_board(None)
+    '.........'
+    """
+    if text is None:
+        return BY_KEY["3x3"].empty
+    found = BY_KEY.get(text)
+    return found.empty if found else text
 
 
 def follow(pos: Position, path: tuple[int, ...]) -> Position:
@@ -189,44 +245,93 @@ def _search(board: str) -> tuple[int, frozenset]:
     # No transposition table: with one, a position reached by two paths is searched once,
     # and the visited paths would no longer say which nodes the search had to look at.
     counter, visited = Counter(), set()
-    alphabeta(GAME, parse(board), ordered=True, counter=counter, visited=visited)
+    alphabeta(GAME, position(board), ordered=True, counter=counter, visited=visited)
     return counter.nodes, frozenset(visited)
+
+
+def is_countable(board: str) -> bool:
+    """Whether the whole tree below ``board`` is small enough to count and search on request."""
+    return board.count(".") <= COUNT_EMPTIES
 
 
 def visited_paths(board: str) -> frozenset:
     """The paths of every node that alpha-beta, best-looking moves first, visits from ``board``."""
-    return _search(board)[1]
+    return _search(board)[1] if is_countable(board) else frozenset()
 
 
-def counts(board: str) -> Counts:
-    """The nodes plain minimax and alpha-beta with move ordering visit from ``board``."""
-    return Counts(tree_size(parse(board)), _search(board)[0])
+@lru_cache(maxsize=256)
+def counts(board: str) -> Counts | None:
+    """The nodes plain minimax and alpha-beta with move ordering visit from ``board``; None if too many."""
+    if not is_countable(board):
+        return None
+    return Counts(tree_size(position(board)), _search(board)[0])
 
 
 def explore(board: str, path: tuple[int, ...] = ()) -> Tree:
     """The tree below ``board`` with the root and every node along ``path`` opened one level."""
-    root = parse(board)
+    root = position(board)
+    size = board_for(board)
+    if len(path) > MOST_OPEN[size.is_solved()]:
+        raise InvalidPathError(f"On {size.name} the tree opens at most {MOST_OPEN[size.is_solved()]} moves deep.")
     follow(root, path)
     side = root.to_move
     visited = visited_paths(board)
 
-    def tone(winner: str | None) -> str:
+    def tone(winner: str | None, proved: bool = True) -> str:
+        if not proved:
+            return "unclear"
         return "draw" if winner is None else "win" if winner == side else "loss"
 
-    def build(pos: Position, node_path: tuple[int, ...], value: Value) -> Node:
-        children = None
+    def build(pos: Position, node_path: tuple[int, ...], value: Value, preferred: bool = False) -> Node:
+        children, unshown = None, 0
         if node_path == path[: len(node_path)] and not pos.is_over():
+            values = analyze(pos.board)
+            # On a board that is not solved, the search's choice is its preference, shown as such.
+            chosen = () if size.is_solved() else candidates(pos.board, "minimax")
+            shown = [
+                cell
+                for cell, (result, _) in values.items()
+                if size.is_solved() or result != "unclear" or cell in chosen or path[len(node_path) :][:1] == (cell,)
+            ]
+            unshown = len(values) - len(shown)
             children = tuple(
                 # analyze() counts the move into the child; the child's board shows the game after it.
-                build(pos.play(cell), (*node_path, cell), _value(pos.to_move, result, plies - 1, tone))
-                for cell, (result, plies) in analyze(pos.board).items()
+                build(pos.play(cell), (*node_path, cell), _child_value(pos.to_move, values[cell], tone), cell in chosen)
+                for cell in sorted(shown, key=lambda cell: (cell not in chosen, cell))
             )
-        return Node(pos.board, node_path, value, pos.is_over(), node_path not in visited, children)
+        pruned = bool(visited) and node_path not in visited
+        return Node(pos.board, node_path, value, pos.is_over(), pruned, children, preferred, unshown)
 
-    return Tree(build(root, (), _value(side, *outlook(root), tone)), path, side, counts(board))
+    return Tree(build(root, (), root_value(root, tone)), path, side, counts(board), size)
 
 
-def _value(side: str, result: str, plies: int, tone) -> Value:
+def root_value(root: Position, tone) -> Value:
+    """The root's value: its result if the game is over, else the best of its moves as far as that is proved."""
+    side = root.to_move
+    outcome = root.outcome()
+    if outcome is not None:
+        return Value(outcome.winner, 0, tone(outcome.winner))
+    values = analyze(root.board)
+    proved = [(result, plies) for result, plies in values.values() if result != "unclear"]
+    wins = [plies for result, plies in proved if result == "win"]
+    if wins:
+        return _value(side, "win", min(wins), tone)
+    if proved and len(proved) == len(values):
+        result = "draw" if any(result == "draw" for result, _ in proved) else "loss"
+        plies = max(p for r, p in proved if r == result) if result == "loss" else root.board.count(".")
+        return _value(side, result, plies, tone)
+    return _value(side, "unclear", None, tone)
+
+
+def _child_value(side: str, found: tuple[str, int | None], tone) -> Value:
+    """The Value of the node that a move leads to: ``analyze`` counts the move itself, the node does not."""
+    result, plies = found
+    return _value(side, result, None if plies is None else plies - 1, tone)
+
+
+def _value(side: str, result: str, plies: int | None, tone) -> Value:
     """The Value of a node where ``side`` gets ``result`` with ``plies`` left to play."""
+    if result == "unclear":
+        return Value(None, None, tone(None, proved=False))
     winner = None if result == "draw" else side if result == "win" else other(side)
     return Value(winner, plies, tone(winner))

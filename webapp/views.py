@@ -10,8 +10,8 @@ from typing import NoReturn
 from flask import Blueprint, abort, current_app, redirect, request, url_for
 
 from webapp import charts, state, stats
-from webapp.engine.boards import BOARDS, position
-from webapp.engine.rules import IllegalMoveError, InvalidMoveError, Position, parse
+from webapp.engine.boards import BOARDS, board_for, position
+from webapp.engine.rules import IllegalMoveError, InvalidMoveError
 from webapp.forms import FormError, optional_choice, whole_number
 from webapp.match import (
     DIGEST_LENGTH,
@@ -32,8 +32,8 @@ from webapp.present import Confirmation, controls_state, game_view, score_view, 
 from webapp.rendering import is_htmx, page_or_fragment
 from webapp.review_views import shared_position
 from webapp.solver import LEVELS, analyze, choose_move
-from webapp.tournament import standings, tournament
-from webapp.tree import Tree, explore, follow, parse_path
+from webapp.tournament import StrengthFileError, standings, strength, tournament
+from webapp.tree import COUNT_EMPTIES, Tree, explore, follow, parse_path, root_board
 
 bp = Blueprint("game", __name__)
 
@@ -268,7 +268,6 @@ def healthz():
 
 # --- learning: the game tree, the numbers, the tournament, the JSON API ---
 
-EMPTY_BOARD = Position.empty().board
 TOURNAMENT_GAMES = 100
 TOURNAMENT_SEED = 2026
 OUTCOMES = (("x", "X wins"), ("draw", "draws"), ("o", "O wins"))
@@ -284,12 +283,13 @@ def refuse(error: ValueError) -> NoReturn:
 
 
 def tree_request() -> tuple[str, tuple[int, ...], bool]:
-    """The board, path and pruning switch of a tree request."""
+    """The board (a board's key, such as 4x4, or the position itself), path and pruning switch of a tree request."""
     try:
-        path = parse_path(request.args.get("path", ""))
+        board = root_board(request.args.get("board"))
+        path = parse_path(request.args.get("path", ""), board_for(board))
     except ValueError as error:
         refuse(error)
-    return request.args.get("board", EMPTY_BOARD), path, request.args.get("pruning") == "1"
+    return board, path, request.args.get("pruning") == "1"
 
 
 def explored(board: str, path: tuple[int, ...]) -> Tree:
@@ -299,10 +299,15 @@ def explored(board: str, path: tuple[int, ...]) -> Tree:
         refuse(error)
 
 
+TREE_CONTEXT = {"boards": BOARDS, "count_empties": COUNT_EMPTIES}
+
+
 @bp.get("/tree")
 def tree():
     board, path, pruning = tree_request()
-    return page_or_fragment("tree.html", "partials/tree_view.html", tree=explored(board, path), pruning=pruning)
+    return page_or_fragment(
+        "tree.html", "partials/tree_view.html", tree=explored(board, path), pruning=pruning, **TREE_CONTEXT
+    )
 
 
 @bp.get("/tree/children")
@@ -313,12 +318,12 @@ def tree_children():
         abort(400, description="Name the move to open as a path of cells, such as path=4 or path=4.0.")
     fold = request.args.get("fold") == "1"
     try:
-        follow(parse(board), path)  # every move of the path must be playable, the folded one too
+        follow(position(board), path)  # every move of the path must be playable, the folded one too
     except ValueError as error:
         refuse(error)
     found = explored(board, path[:-1] if fold else path)
     return page_or_fragment(
-        "tree.html", "partials/tree_branch.html", tree=found, node=found.node(path), pruning=pruning
+        "tree.html", "partials/tree_branch.html", tree=found, node=found.node(path), pruning=pruning, **TREE_CONTEXT
     )
 
 
@@ -328,7 +333,9 @@ def figures() -> dict:
         [(search["name"], search["nodes"]) for search in found["searches"]],
         title="Nodes visited to choose the first move, on a log scale",
     )
-    return {"numbers": found, "chart": chart}
+    # Bigger boards are counted ahead of time (stats.write_counts); a missing file is said so on the page.
+    bigger = [(board, stats.counted(board.key)) for board in stats.COUNTED_BOARDS]
+    return {"numbers": found, "chart": chart, "bigger": bigger, "boards": BOARDS}
 
 
 @bp.get("/numbers")
@@ -362,6 +369,10 @@ def tournament_results() -> tuple:
 @bp.get("/tournament")
 def tournament_page():
     pairings, table, chart = tournament_results()
+    try:
+        measured, unreadable = strength(), None
+    except StrengthFileError as error:
+        measured, unreadable = None, str(error)
     return page_or_fragment(
         "tournament.html",
         "partials/tournament_results.html",
@@ -370,6 +381,8 @@ def tournament_page():
         chart=chart,
         games=TOURNAMENT_GAMES,
         seed=TOURNAMENT_SEED,
+        strength=measured,
+        unreadable=unreadable,
     )
 
 

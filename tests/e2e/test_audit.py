@@ -92,6 +92,11 @@ PAGES = [
     "/?moves=4.0.8&at=2",  # a read-only position from a link
     "/play-from?moves=4.0.8",  # the question before playing from it
     "/?moves=4.4",  # a malformed link
+    # Bigger boards, near their end: the 4×4 tree, a 7×7 review, a 15×15 position, a bad board in a link.
+    "/tree?board=XOXOOXOX........&path=8",
+    "/review?board=7x7&moves=0.7.1.8.2.9.3.10.4",
+    "/?board=15x15&moves=112.0.113&at=2",
+    "/?board=9x9&moves=4",
 ]
 
 

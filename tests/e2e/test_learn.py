@@ -96,8 +96,23 @@ def test_the_tree_on_a_phone(browser, live_server, scheme, shoot):
     context.close()
 
 
+# Bigger boards near their end, so that the engine in use answers at once whatever it is.
+NEAR_END_4 = "XOXOOXOX........"
+GAME_7 = (
+    "39.16.23.47.44.35.1.32.17.4.12.9.30.41.21.34.8.24.0.38.11.25.15.10.48.27.13.5.14.46.37.18.19.2.43.3.22.29.20.31.33"
+)
+BIG_PAGES = [
+    f"/tree?board={NEAR_END_4}&path=8",
+    f"/review?board=7x7&moves={GAME_7}.26",
+    "/?board=15x15&moves=112.0.113&at=2",
+    "/play-from?board=15x15&moves=112.0.113",
+    "/numbers",
+]
+
+
 @pytest.mark.parametrize(
-    "path", ["/", "/tree?board=X.O......", "/tree?path=0.4.8.2.6.3.5.1", "/numbers/figures", "/tournament"]
+    "path",
+    ["/", "/tree?board=X.O......", "/tree?path=0.4.8.2.6.3.5.1", "/numbers/figures", "/tournament", *BIG_PAGES],
 )
 def test_the_narrowest_phone_never_scrolls_sideways(browser, live_server, path):
     context = browser.new_context(viewport={"width": 320, "height": 640})
@@ -125,4 +140,70 @@ def test_tree_rows_leave_no_card_alone_and_replies_open_below_their_row(browser,
     replies = page.get_by_role("list", name="Replies to X in row 3, column 3").bounding_box()
     assert replies["y"] >= max(card["y"] + card["height"] for card in row), "the replies split the row"
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    context.close()
+
+
+def test_the_4x4_tree_on_the_narrowest_phone(browser, live_server, shoot):
+    context = browser.new_context(viewport={"width": 320, "height": 640})
+    page = context.new_page()
+    page.goto(f"{live_server}/tree?board={NEAR_END_4}")
+    expect(page.get_by_role("heading", name="X to move")).to_be_visible()
+    moves = page.get_by_role("list", name="Moves from the position above").get_by_role("listitem")
+    expect(moves).to_have_count(8)
+    page.get_by_role("link", name="Show replies to X in row 3, column 1").click()
+    expect(replies_to(page, "X in row 3, column 1")).to_have_count(7)
+    expect(page).to_have_url(re.compile(r"path=8"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    shoot(page, "tree-4x4-320")
+    context.close()
+
+
+def test_choosing_a_board_in_the_tree_explorer_gives_a_link_to_share(page: Page, live_server, console_errors):
+    page.goto(f"{live_server}/tree?board={NEAR_END_4}")
+    page.get_by_label("Board").select_option("3x3")
+    page.get_by_role("button", name="Explore its empty board").click()
+    expect(page).to_have_url(re.compile(r"/tree\?board=3x3$"))
+    expect(page.get_by_role("list", name="Moves from the position above").get_by_role("listitem")).to_have_count(9)
+
+
+def test_a_7x7_review_on_the_narrowest_phone(browser, live_server, shoot):
+    context = browser.new_context(viewport={"width": 320, "height": 640})
+    page = context.new_page()
+    page.goto(f"{live_server}/review?board=7x7&moves={GAME_7}.26")
+    expect(page.get_by_role("heading", name="Game review")).to_be_visible()
+    expect(page.locator(".review-summary")).to_contain_text("No mistake is proved")
+    board = page.get_by_role("list", name=re.compile(r"^Board at move"))
+    expect(board.get_by_role("listitem")).to_have_count(49)
+    page.get_by_role("link", name=re.compile(r"^O row 4, column 6, best$")).click()
+    expect(page.locator("#review-status")).to_have_text(
+        re.compile(r"^You are looking at move 42 of 42: O .* O wins\.$")
+    )
+    expect(page).to_have_url(re.compile(r"board=7x7.*at=42|at=42.*board=7x7"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    page.get_by_role("link", name="Back", exact=True).click()
+    expect(page.locator("#review-status")).to_contain_text("move 41 of 42")
+    shoot(page, "review-7x7-320")
+    context.close()
+
+
+@pytest.mark.parametrize("width", [320, 1280])
+def test_the_7x7_tree_shows_unclear_values_and_the_preference_accessibly(
+    audit_browser, live_server, axe, width, monkeypatch
+):
+    """With the top level as it is on a board that is not solved: one value proved, the rest unclear."""
+    import webapp.tree
+
+    def analyze(board):
+        return {c: ("loss", 2) if c == 5 else ("unclear", None) for c, mark in enumerate(board) if mark == "."}
+
+    monkeypatch.setattr(webapp.tree, "analyze", analyze)
+    # The search prefers the first empty square: the top-left corner, then the square beside it.
+    monkeypatch.setattr(webapp.tree, "candidates", lambda board, level: (board.index("."),))
+    context, page = audit_browser(width)
+    page.goto(f"{live_server}/tree?board=7x7&path=0")
+    expect(page.get_by_text("7×7 is not solved")).to_be_visible()
+    expect(page.locator(".tree-preferred")).to_have_count(2)  # at the root, and among the replies to it
+    expect(page.locator(".tree-card.tone-unclear").first).to_contain_text("Unclear")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    axe(page, f"the 7×7 tree at {width} px")
     context.close()
