@@ -13,7 +13,8 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from webapp.engine.boards import position
+from webapp.engine import big
+from webapp.engine.boards import board_for, position
 from webapp.engine.rules import EMPTY, GameOverError, Position, canonical_board, other
 from webapp.engine.search import Solver, lookahead_scores
 
@@ -136,7 +137,12 @@ def candidates(board: str, level: str) -> tuple[int, ...]:
     >>> candidates("X........", "minimax")  # against a corner, only the centre holds the draw
     (4,)
     """
-    return _candidates(board, check_level(level))
+    level = check_level(level)
+    if not board_for(board).is_solved():
+        # 7×7 and 15×15: the threat-tracking board and the Hard search, with bounded memories only.
+        playable(board)
+        return big.candidates(board, level)
+    return _candidates(board, level)
 
 
 @cache
@@ -166,6 +172,8 @@ def analyze(board: str) -> dict[int, tuple[str, int]]:
     {6: ('win', 1), 7: ('win', 3), 8: ('win', 1)}
     """
     pos = playable(board)
+    if not board_for(board).is_solved():
+        return big.analyze(board)
     empties = pos.board.count(EMPTY)
     return {cell: describe(value, empties) for cell, value in SOLVER.move_values(pos).items()}
 
