@@ -132,6 +132,8 @@ class Layout:
         keys = random.Random(f"zobrist {n} {k}")
         self.zobrist = {mark: [keys.getrandbits(64) for _ in range(cells)] for mark in (X, O)}
         self.centre = (n // 2) * n + n // 2
+        # The weights of the empty board, worked out once and copied by every new game.
+        self.empty: tuple | None = None
 
 
 @cache
@@ -151,21 +153,27 @@ class Gomoku:
         self.n, self.k = n, k
         self.cells = [EMPTY] * (n * n)
         self.texts = list(lay.texts)
-        # Per cell and direction (slot cell*4+d), the weight of a stone of X there, and of O.
-        self.wx = [0] * (4 * n * n)
-        self.wo = [0] * (4 * n * n)
-        # Per cell, the sums over its four directions; and over the whole board.
-        self.sx = [0] * (n * n)
-        self.so = [0] * (n * n)
-        self.tx = self.to = 0
+        empty = lay.empty
+        if empty is None:
+            # Per cell and direction (slot cell*4+d), the weight of a stone of X there, and of O.
+            self.wx = [0] * (4 * n * n)
+            self.wo = [0] * (4 * n * n)
+            # Per cell, the sums over its four directions; and over the whole board.
+            self.sx = [0] * (n * n)
+            self.so = [0] * (n * n)
+            self.tx = self.to = 0
+            for cell in range(n * n):
+                self._rescan(cell)
+            lay.empty = (tuple(self.wx), tuple(self.wo), tuple(self.sx), tuple(self.so), self.tx, self.to)
+        else:
+            wx, wo, sx, so, self.tx, self.to = empty
+            self.wx, self.wo, self.sx, self.so = list(wx), list(wo), list(sx), list(so)
         self.near = [0] * (n * n)
         self.candidates: set[int] = set()
         self.history: list[int] = []
         self.hash = 0
         self.mover = X
         self.stones = 0
-        for cell in range(n * n):
-            self._rescan(cell)
 
     @classmethod
     def from_text(cls, text: str, n: int, k: int) -> Gomoku:
