@@ -10,9 +10,12 @@ import sys
 from dataclasses import asdict
 
 from webapp import bench, solver, stats, tournament
+from webapp.engine.boards import BY_KEY
 
 # The goals the benchmark is held to; see docs/benchmarks.md.
 GOALS = {"median_us": 50, "first_call_ms": 20, "x_win_rate": 0.985, "o_win_rate": 0.906}
+# The top level's move on the bigger boards, in CPU milliseconds (issue 11, section 3).
+MOVE_GOALS = {"median_ms": 250, "worst_ms": 1000}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,6 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = commands.add_parser("bench", help="time minimax and play it against random moves")
+    p.add_argument("--board", default="3x3", choices=list(BY_KEY), help="the board (default 3x3)")
+    p.add_argument("--positions", type=int, default=200, help="positions timed on boards other than 3x3")
     p.add_argument("--games", type=int, default=10_000, help="games against random, per side")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -72,6 +77,8 @@ def run_stats(args) -> int:
 
 
 def run_bench(args) -> int:
+    if args.board != "3x3":
+        return run_board_bench(args)
     rng = random.Random(args.seed)
     timing = bench.time_warm_calls(rng)
     first = bench.time_first_call()
@@ -107,6 +114,27 @@ def run_bench(args) -> int:
             )
             ok = met[record.side.lower() + "_win_rate"]
             print(f"  goal: no losses and at least {goal:.1%} won ... {verdict(ok)}")
+    return 0 if all(met.values()) else 1
+
+
+def run_board_bench(args) -> int:
+    spec = BY_KEY[args.board]
+    boards = bench.game_positions(spec, args.positions, random.Random(args.seed))
+    timing = bench.time_top_level(spec, boards)
+    met = {
+        "median_ms": timing.median_ms <= MOVE_GOALS["median_ms"],
+        "worst_ms": timing.worst_ms <= MOVE_GOALS["worst_ms"],
+    }
+    if args.json:
+        print(json.dumps({"move": asdict(timing), "goals": MOVE_GOALS, "met": met}, indent=2))
+        return 0 if all(met.values()) else 1
+    print(f"{spec.name}: the top level's move over {timing.calls} positions from games, CPU time from cold:")
+    print(f"  median {timing.median_ms:.0f} ms, worst {timing.worst_ms:.0f} ms")
+    print(f"  goal: median at most {MOVE_GOALS['median_ms']} ms ... {verdict(met['median_ms'])}")
+    print(f"  goal: worst at most {MOVE_GOALS['worst_ms']} ms ... {verdict(met['worst_ms'])}")
+    if timing.nodes_per_second is not None:
+        rate, depth = f"{timing.nodes_per_second:,.0f}", f"median {timing.median_depth:g}, least {timing.least_depth}"
+        print(f"  {rate} nodes per CPU second; depth {depth}")
     return 0 if all(met.values()) else 1
 
 

@@ -70,7 +70,7 @@ class Budget:
 
 
 # What a move costs the server: the default budget of the Hard level.
-DEFAULT_BUDGET = Budget(seconds=0.6, start_fraction=0.25)
+DEFAULT_BUDGET = Budget(seconds=0.5, start_fraction=0.2)
 
 
 class OutOfBudget(Exception):
