@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run test fuzz memory mutate lint format bench stats tournament load lighthouse chromium book clean
+.PHONY: run test fuzz memory mutate lint format bench stats tournament strength load lighthouse chromium book clean
 
 run: $(VENV)/.installed
 	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
@@ -50,6 +50,17 @@ stats: $(VENV)/.installed
 tournament: $(VENV)/.installed
 	$(BIN)/python -m webapp.solver tournament --games 100
 
+# The Hard level against OpenSpiel's MCTS bot (1,000 simulations) and against Medium and Easy on 7×7 and
+# 15×15; writes webapp/data/strength.json. Slow (hours of CPU), so never part of `make test`. Narrow it
+# with STRENGTH_GAMES (per side).
+STRENGTH_GAMES ?= 10
+strength: $(VENV)/.installed-strength
+	for board in 7x7 15x15; do \
+		$(BIN)/python -m webapp.strength --board $$board --opponent mcts --games $(STRENGTH_GAMES); \
+		$(BIN)/python -m webapp.strength --board $$board --opponent one-ply --games 50; \
+		$(BIN)/python -m webapp.strength --board $$board --opponent random --games 50; \
+	done
+
 # wrk drives the load; scripts/ensure-wrk installs Debian's package when it is missing.
 load: $(VENV)/.installed
 	@scripts/ensure-wrk
@@ -70,6 +81,10 @@ $(BIN)/python:
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
 	touch $@
+
+$(VENV)/.installed-strength: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[strength]'
+	touch $@ $(VENV)/.installed
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'

@@ -299,3 +299,24 @@ def test_the_packed_first_call_expands_each_symmetry_class_once():
     assert sorted(Solver(game).best_moves(game.state(Position.empty()))) == [0, 2, 6, 8]
     classes = [canonical_board(board) for board in game.expanded]
     assert len(classes) == len(set(classes)) == 765 - 138  # every unfinished class: all classes less the finished
+
+
+def test_outlook_claims_nothing_unproved_on_the_big_boards():
+    from webapp.engine.boards import position
+    from webapp.engine.levels import outlook
+
+    assert outlook(position("." * 49)) == ("unclear", None)
+    assert outlook(position("." * 225)) == ("unclear", None)
+
+
+@pytest.mark.parametrize("cells", [16, 25])
+@pytest.mark.parametrize("level", ["random", "one-ply"])
+def test_easy_and_medium_on_bigger_boards_keep_nothing(cells, level):
+    from webapp.engine import levels
+
+    before = levels._candidates.cache_info().currsize
+    for first in range(cells):
+        board = "X" if first == 0 else "." * first + "X"
+        board = (board + "." * cells)[:cells]
+        assert levels.candidates(board, level)
+    assert levels._candidates.cache_info().currsize == before

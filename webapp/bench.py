@@ -9,7 +9,10 @@ import sys
 import time
 from dataclasses import dataclass
 
-from webapp.engine.rules import Position, other
+from webapp.engine import big, hard
+from webapp.engine.boards import Board
+from webapp.engine.levels import playable
+from webapp.engine.rules import Position, other, parse
 from webapp.solver import choose_move
 from webapp.stats import reachable
 
@@ -156,4 +159,53 @@ def time_exact_board(key: str, games: int, rng: random.Random) -> BoardTiming:
         worst_board=worst_board,
         live_median_s=statistics.median(live) if live else None,
         over_1s=sum(1 for t in times if t > 1.0),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTiming:
+    """CPU time of the top level's move on one board over many positions, and how deep it looked."""
+
+    board: str
+    calls: int
+    median_ms: float
+    worst_ms: float
+    # Only for the boards the Hard search plays: nodes per CPU second and the depth it completed.
+    nodes_per_second: float | None = None
+    median_depth: float | None = None
+    least_depth: int | None = None
+
+
+def game_positions(spec: Board, count: int, rng: random.Random) -> list[str]:
+    """``count`` unfinished positions from games on ``spec`` where each move is Medium's or Easy's."""
+    boards: list[str] = []
+    while len(boards) < count:
+        pos = parse(spec.empty, spec.n, spec.k)
+        while not pos.is_over() and len(boards) < count:
+            boards.append(pos.board)
+            level = "one-ply" if rng.random() < 0.8 else "random"
+            pos = pos.play(choose_move(pos.board, level, rng))
+    return boards
+
+
+def time_top_level(spec: Board, boards: list[str]) -> MoveTiming:
+    """CPU time of a top-level move in each of ``boards``, from cold: no table or memory reused."""
+    times, nodes, depths = [], 0, []
+    for board in boards:
+        if spec.is_solved():
+            start = time.process_time()
+            choose_move(board, "minimax", random.Random(0))
+            times.append(time.process_time() - start)
+            continue
+        start = time.process_time()
+        playable(board)  # the validation every request pays
+        result = hard.search(big.game_for(board))
+        times.append(time.process_time() - start)
+        nodes += result.nodes
+        depths.append(result.depth)
+    median_ms, worst_ms = statistics.median(times) * 1000, max(times) * 1000
+    if not depths:
+        return MoveTiming(spec.key, len(times), median_ms, worst_ms)
+    return MoveTiming(
+        spec.key, len(times), median_ms, worst_ms, nodes / sum(times), statistics.median(depths), min(depths)
     )

@@ -14,6 +14,8 @@ from webapp.engine.boards import BY_KEY
 
 # The goals the benchmark is held to; see docs/benchmarks.md.
 GOALS = {"median_us": 50, "first_call_ms": 20, "x_win_rate": 0.985, "o_win_rate": 0.906}
+# The top level's move on the bigger boards, in CPU milliseconds (issue 11, section 3).
+MOVE_GOALS = {"median_ms": 250, "worst_ms": 1000}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,8 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     p = commands.add_parser("bench", help="time minimax and play it against random moves")
     p.add_argument("--board", default="3x3", choices=list(BY_KEY), help="the board to time (default 3x3)")
     p.add_argument(
-        "--games", type=int, default=None, help="games: against random per side on 3x3 (10,000), in all on others"
+        "--games", type=int, default=None, help="games: against random per side on 3x3 (10,000), in all on 4x4/5x5"
     )
+    p.add_argument("--positions", type=int, default=200, help="positions timed on 7x7 and 15x15")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -126,6 +129,8 @@ def run_board_stats(args) -> int:
 def run_bench(args) -> int:
     if args.board in BOARD_BENCHES:
         return BOARD_BENCHES[args.board](args)
+    if args.board != "3x3":
+        return run_board_bench(args)
     args.games = 10_000 if args.games is None else args.games
     rng = random.Random(args.seed)
     timing = bench.time_warm_calls(rng)
@@ -210,6 +215,27 @@ def run_exact_bench(args) -> int:
 
 
 BOARD_BENCHES = {"4x4": run_exact_bench, "5x5": run_exact_bench}
+
+
+def run_board_bench(args) -> int:
+    spec = BY_KEY[args.board]
+    boards = bench.game_positions(spec, args.positions, random.Random(args.seed))
+    timing = bench.time_top_level(spec, boards)
+    met = {
+        "median_ms": timing.median_ms <= MOVE_GOALS["median_ms"],
+        "worst_ms": timing.worst_ms <= MOVE_GOALS["worst_ms"],
+    }
+    if args.json:
+        print(json.dumps({"move": asdict(timing), "goals": MOVE_GOALS, "met": met}, indent=2))
+        return 0 if all(met.values()) else 1
+    print(f"{spec.name}: the top level's move over {timing.calls} positions from games, CPU time from cold:")
+    print(f"  median {timing.median_ms:.0f} ms, worst {timing.worst_ms:.0f} ms")
+    print(f"  goal: median at most {MOVE_GOALS['median_ms']} ms ... {verdict(met['median_ms'])}")
+    print(f"  goal: worst at most {MOVE_GOALS['worst_ms']} ms ... {verdict(met['worst_ms'])}")
+    if timing.nodes_per_second is not None:
+        rate, depth = f"{timing.nodes_per_second:,.0f}", f"median {timing.median_depth:g}, least {timing.least_depth}"
+        print(f"  {rate} nodes per CPU second; depth {depth}")
+    return 0 if all(met.values()) else 1
 
 
 def verdict(ok: bool) -> str:

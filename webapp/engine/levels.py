@@ -14,8 +14,9 @@ import random
 from functools import cache
 from struct import Struct
 
-from webapp.engine import perfect
-from webapp.engine.boards import DEFAULT, position
+from webapp.engine import big, perfect
+from webapp.engine.big import UNCLEAR
+from webapp.engine.boards import DEFAULT, board_for, position
 from webapp.engine.rules import EMPTY, GameOverError, Geometry, O, Position, X, canonical_board, geometry, other
 from webapp.engine.search import Solver, lookahead_scores
 
@@ -226,16 +227,6 @@ def exact(pos: Position) -> tuple[Solver, object]:
     return POSITION_SOLVER, pos
 
 
-# INTERIM (branch boards-play), for the lead to drop when the Hard engine is merged: the generic
-# solver cannot search 7×7 or 15×15 in a request, so there the top level plays one ply and analyze()
-# proves only the wins at once, calling every other move unclear. (3×3 to 5×5 are exact: perfect.py.)
-INTERIM_BEYOND_CELLS = 25
-
-
-def _interim(pos: Position) -> bool:
-    return pos.geometry.cells > INTERIM_BEYOND_CELLS
-
-
 def playable(board: str) -> Position:
     """The position for ``board``, which must be valid and not finished."""
     pos = position(board)
@@ -258,19 +249,32 @@ def candidates(board: str, level: str) -> tuple[int, ...]:
     >>> candidates("X........", "minimax")  # against a corner, only the centre holds the draw
     (4,)
     """
-    if check_level(level) == "minimax" and perfect.is_exact_board(board):
+    level = check_level(level)
+    if not board_for(board).is_solved():
+        # 7×7 and 15×15: the threat-tracking board and the Hard search, with bounded memories only.
+        playable(board)
+        return big.candidates(board, level)
+    if level == "minimax" and perfect.is_exact_board(board):
         playable(board)
         # 4×4 and 5×5: the book or the exact search, remembered for a bounded number of boards.
         return perfect.candidates(board)
+    if len(board) != DEFAULT.cells:
+        # Easy and Medium on 4×4 and 5×5 are cheap, and visitors choose these positions: nothing is kept.
+        return _pick(board, level)
     return _candidates(board, level)
 
 
 @cache
 def _candidates(board: str, level: str) -> tuple[int, ...]:
+    # 3×3 alone: at most 4,520 unfinished positions for each of the three levels.
+    return _pick(board, level)
+
+
+def _pick(board: str, level: str) -> tuple[int, ...]:
     pos = playable(board)
     if level == "random":
         return pos.legal_moves()
-    if level == "one-ply" or _interim(pos):  # INTERIM: the "or" goes with the Hard engine's merge
+    if level == "one-ply":
         scores = lookahead_scores(GAME, pos)
         top = max(scores.values())
         return tuple(m for m, s in scores.items() if s == top)
@@ -293,16 +297,16 @@ def analyze(board: str) -> dict[int, tuple[str, int]]:
     {6: ('win', 1), 7: ('win', 3), 8: ('win', 1)}
     """
     pos = playable(board)
+    if not board_for(board).is_solved():
+        return big.analyze(board)
     if perfect.is_exact_board(board):
         return perfect.analyze(board)
-    if _interim(pos):  # INTERIM: goes with the Hard engine's merge
-        return {cell: ("win", 1) if pos.after_legal(cell).winner else ("unclear", None) for cell in pos.legal_moves()}
     empties = pos.board.count(EMPTY)
     solver, state = exact(pos)
     return {cell: describe(value, empties) for cell, value in solver.move_values(state).items()}
 
 
-def outlook(pos: Position) -> tuple[str, int]:
+def outlook(pos: Position) -> tuple[str, int | None]:
     """The result for the side to move under perfect play, and the plies until the game ends.
 
     >>> outlook(position("XX.OO...."))  # X to move wins at once
@@ -310,6 +314,8 @@ def outlook(pos: Position) -> tuple[str, int]:
     >>> outlook(position("XXXOO...."))  # already over: O, to move, has lost
     ('loss', 0)
     """
+    if not pos.is_over() and not board_for(pos.board).is_solved():
+        return UNCLEAR  # 7×7 and 15×15: nothing is claimed that was not proved
     if not pos.is_over() and perfect.is_exact_board(pos.board):
         return perfect.outlook(pos.board)
     solver, state = exact(pos)
