@@ -37,3 +37,10 @@ def test_the_shipped_strength_data_has_the_shape_the_tournament_page_reads():
             assert set(row) == {"player", "opponent", "player_as", "games", "wins", "draws", "losses"}
             assert row["games"] == row["wins"] + row["draws"] + row["losses"] > 0
             assert row["player_as"] in ("X", "O")
+
+
+def test_on_4x4_the_top_level_measured_is_the_exact_one():
+    # O threatens the bottom row; only square 15 holds, and Impossible's exact search finds it.
+    player = strength.level_player("minimax")
+    board = "XX..X.......OOO."
+    assert player(board, random.Random(0)) == 15

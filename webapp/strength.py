@@ -14,12 +14,14 @@ from dataclasses import asdict, dataclass
 from datetime import date
 from pathlib import Path
 
-from webapp.engine import big, hard
+from webapp.engine import big, hard, levels
 from webapp.engine.boards import BY_KEY, Board
 from webapp.engine.rules import O, X, parse
 
 DATA = Path(__file__).parent / "data" / "strength.json"
 NAMES = {"random": "Easy", "one-ply": "Medium", "minimax": "Hard"}
+# 4×4 and 5×5 are measured too: there the top level is Impossible, the exact search.
+SOLVED_CELLS = {b.cells for b in BY_KEY.values() if b.is_solved()}
 
 # A player is given the board text and a generator, and names its move.
 Player = Callable[[str, random.Random], int]
@@ -39,9 +41,11 @@ class Record:
 
 
 def level_player(level: str, budget: hard.Budget | None = None) -> Player:
-    """A level of this game, with the Hard search's budget given (or its default)."""
+    """A level of this game, with the Hard search's budget given (or its default) on the big boards."""
 
     def play(board: str, rng: random.Random) -> int:
+        if len(board) in SOLVED_CELLS:
+            return levels.choose_move(board, level, rng)
         return rng.choice(big.candidates(board, level, budget))
 
     return play
@@ -131,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m webapp.strength", description=__doc__)
-    parser.add_argument("--board", default="7x7", choices=[k for k, b in BY_KEY.items() if not b.is_solved()])
+    parser.add_argument("--board", default="7x7", choices=[k for k in BY_KEY if k != "3x3"])
     parser.add_argument("--opponent", default="mcts", choices=["mcts", "one-ply", "random"])
     parser.add_argument("--games", type=int, default=10, help="games per side")
     parser.add_argument("--simulations", type=int, default=1000, help="MCTS simulations per move")
@@ -143,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
 
     spec = BY_KEY[args.board]
     budget = None if args.seconds is None else hard.Budget(seconds=args.seconds, start_fraction=0.25)
-    hard_player = (NAMES["minimax"], level_player("minimax", budget))
+    top = "Impossible" if spec.is_solved() else NAMES["minimax"]
+    hard_player = (top, level_player("minimax", budget))
     if args.opponent == "mcts":
         opponent = (f"MCTS, {args.simulations:,} simulations", mcts_player(spec, args.simulations, args.seed))
     else:
