@@ -39,8 +39,12 @@ def test_the_shipped_strength_data_has_the_shape_the_tournament_page_reads():
             assert row["player_as"] in ("X", "O")
 
 
-def test_on_4x4_the_top_level_measured_is_the_exact_one():
-    # O threatens the bottom row; only square 15 holds, and Impossible's exact search finds it.
-    player = strength.level_player("minimax")
-    board = "XX..X.......OOO."
-    assert player(board, random.Random(0)) == 15
+def test_on_4x4_the_top_level_measured_is_impossible_and_it_does_not_lose(tmp_path):
+    out = tmp_path / "strength.json"
+    status = strength.main(["--board", "4x4", "--opponent", "one-ply", "--games", "1", "--out", str(out)])
+    rows = json.loads(out.read_text())["boards"]["4x4"]
+    assert [(r["player"], r["opponent"], r["player_as"]) for r in rows] == [
+        ("Impossible", "Medium", "X"),
+        ("Impossible", "Medium", "O"),
+    ]
+    assert status == 0 and all(r["losses"] == 0 for r in rows)
