@@ -5,6 +5,7 @@ from datetime import date
 from webapp import strength
 from webapp.engine.boards import BY_KEY
 from webapp.engine.hard import Budget
+from webapp.tournament import Measured
 
 
 def test_hard_against_easy_on_7x7_is_recorded_from_hards_side():
@@ -17,10 +18,10 @@ def test_hard_against_easy_on_7x7_is_recorded_from_hards_side():
 
 
 def test_new_results_replace_those_of_the_same_pairing_and_keep_the_rest():
-    old = strength.Record("Hard", "Easy", "X", 10, 10, 0, 0)
-    other_side = strength.Record("Hard", "Easy", "O", 10, 9, 1, 0)
+    old = Measured("Hard", "Easy", "X", 10, 10, 0, 0)
+    other_side = Measured("Hard", "Easy", "O", 10, 9, 1, 0)
     data = strength.merged({}, "7x7", [old, other_side], date(2026, 1, 2))
-    new = strength.Record("Hard", "Easy", "X", 50, 49, 1, 0)
+    new = Measured("Hard", "Easy", "X", 50, 49, 1, 0)
     data = strength.merged(data, "7x7", [new], date(2026, 1, 3))
     data = strength.merged(data, "15x15", [new], date(2026, 1, 3))
     assert data["measured"] == "2026-01-03"
@@ -31,7 +32,9 @@ def test_new_results_replace_those_of_the_same_pairing_and_keep_the_rest():
 def test_the_shipped_strength_data_has_the_shape_the_tournament_page_reads():
     data = json.loads(strength.DATA.read_text())
     date.fromisoformat(data["measured"])
-    assert set(data["boards"]) == {"7x7", "15x15"}
+    assert set(data["boards"]) == {"4x4", "5x5", "7x7", "15x15"}
+    # The top level never lost a measured game, on any board.
+    assert all(row["losses"] == 0 for rows in data["boards"].values() for row in rows)
     for rows in data["boards"].values():
         for row in rows:
             assert set(row) == {"player", "opponent", "player_as", "games", "wins", "draws", "losses"}

@@ -10,13 +10,14 @@ import json
 import random
 import sys
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import date
 from pathlib import Path
 
 from webapp.engine import big, hard, levels
 from webapp.engine.boards import BY_KEY, Board
 from webapp.engine.rules import O, X, parse
+from webapp.tournament import Measured
 
 DATA = Path(__file__).parent / "data" / "strength.json"
 NAMES = {"random": "Easy", "one-ply": "Medium", "minimax": "Hard"}
@@ -25,19 +26,6 @@ SOLVED_CELLS = {b.cells for b in BY_KEY.values() if b.is_solved()}
 
 # A player is given the board text and a generator, and names its move.
 Player = Callable[[str, random.Random], int]
-
-
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One player's results against one opponent, playing one side, as the tournament page shows them."""
-
-    player: str
-    opponent: str
-    player_as: str
-    games: int
-    wins: int
-    draws: int
-    losses: int
 
 
 def level_player(level: str, budget: hard.Budget | None = None) -> Player:
@@ -91,7 +79,7 @@ def play_game(spec: Board, x: Player, o: Player, rng: random.Random) -> str | No
 
 def match(
     spec: Board, player: tuple[str, Player], opponent: tuple[str, Player], side: str, games: int, rng: random.Random
-) -> Record:
+) -> Measured:
     """``games`` games with ``player`` as ``side`` against ``opponent``."""
     wins = draws = losses = 0
     for _ in range(games):
@@ -104,10 +92,10 @@ def match(
             wins += 1
         else:
             losses += 1
-    return Record(player[0], opponent[0], side, games, wins, draws, losses)
+    return Measured(player[0], opponent[0], side, games, wins, draws, losses)
 
 
-def merged(existing: dict, board: str, records: list[Record], measured: date) -> dict:
+def merged(existing: dict, board: str, records: list[Measured], measured: date) -> dict:
     """The strength data with ``records`` replacing any earlier ones of the same pairing and side."""
     boards = {key: list(rows) for key, rows in existing.get("boards", {}).items()}
     rows = boards.setdefault(board, [])

@@ -93,14 +93,20 @@ def bit_geometry(n: int, k: int) -> BitGeometry:
     )
 
 
-def bits_of(board: str) -> tuple[int, int]:
-    """(the side to move's cells, the opponent's cells) of a valid board text."""
+def marks_of(board: str) -> tuple[int, int]:
+    """(X's cells, O's cells) of a board text, one bit per cell."""
     x = o = 0
     for i, c in enumerate(board):
         if c == X:
             x |= 1 << i
         elif c == O:
             o |= 1 << i
+    return x, o
+
+
+def bits_of(board: str) -> tuple[int, int]:
+    """(the side to move's cells, the opponent's cells) of a valid board text."""
+    x, o = marks_of(board)
     return (x, o) if board.count(X) == board.count(O) else (o, x)
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from webapp.engine.bitboard import bit_geometry
+from webapp.engine.bitboard import bit_geometry, marks_of
 from webapp.engine.exact import ExactSearch
 from webapp.engine.rules import EMPTY, O, X
 
@@ -54,14 +54,7 @@ class Entry:
 
 def key_of(board: str) -> tuple[int, int]:
     """(the board's symmetry-class key, the symmetry that takes the board to it)."""
-    g = bit_geometry(N, K)
-    x = o = 0
-    for i, c in enumerate(board):
-        if c == X:
-            x |= 1 << i
-        elif c == O:
-            o |= 1 << i
-    images = g.images(x, o)
+    images = bit_geometry(N, K).images(*marks_of(board))
     key = min(images)
     return key, images.index(key)
 
