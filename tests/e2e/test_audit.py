@@ -1,6 +1,7 @@
 """Audits on every page and state, light and dark, phone and desktop: axe-core finds nothing, the
 layout never shifts, and no page scrolls sideways."""
 
+import functools
 import re
 
 import pytest
@@ -56,6 +57,10 @@ def test_axe_finds_nothing_in_any_state_of_the_game(audit_browser, live_server, 
 @pytest.mark.parametrize("key", ["4x4", "15x15"])
 def test_axe_finds_nothing_in_a_game_on_a_bigger_board(audit_browser, live_server, axe, key, width):
     context, page = audit_browser(width)
+    # On a phone a 15×15 board's squares are about 20 px: the essential-presentation exception of the
+    # target-size rule (WCAG 2.2, 2.5.8), and the rule alone, for those squares alone.
+    squares = "#cells-form" if key == "15x15" and width == 320 else None
+    axe = functools.partial(axe, essential_targets=squares)
     start(page, live_server, Board=key, Mode="hvh")
     axe(page, f"{key}: a fresh game, the settings open")
     click_cell(page, 5)
