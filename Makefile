@@ -9,8 +9,10 @@ PORT ?= 5000
 run: $(VENV)/.installed
 	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
 
+# One pytest worker per core; --dist loadfile keeps each module on one worker, so a module's servers
+# (the production tests' gunicorn, the browser's live server) start once per worker, not once per test.
 test: $(VENV)/.installed-test chromium lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # The property-based fuzz tests with many more examples than `make test` gives them.
 fuzz: $(VENV)/.installed-test
