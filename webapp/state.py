@@ -249,24 +249,29 @@ def decode_moves(text: str, board: str) -> tuple[int, ...]:
 
 def _encode(table: Table) -> dict:
     s = table.settings
-    counts = [
-        n
-        for score in table.scores.boards
-        for name in SCORE_TALLIES
-        for t in [getattr(score, name)]
-        for n in (t.first, t.second, t.draws)
-    ]
     fields = [VERSION, s.board, s.mode, s.human, s.difficulty, s.x_level, s.o_level, table.counts_as]
     fields += [encode_moves(table.moves, s.board), str(int(table.paused)), str(int(table.show_values))]
-    return {"game": "|".join(fields + [str(n) for n in counts])}
+    fields += [_NO_GAMES_TEXT if score == _NO_GAMES else _score_text(score) for score in table.scores.boards]
+    return {"game": "|".join(fields)}
+
+
+def _score_text(score: Score) -> str:
+    return "|".join(
+        str(n) for name in SCORE_TALLIES for t in [getattr(score, name)] for n in (t.first, t.second, t.draws)
+    )
+
+
+# Most boards' scores in most cookies are all nought: read and written as one shared value, not 15 counts.
+_NO_GAMES = Score()
+_NO_GAMES_TEXT = _score_text(_NO_GAMES)
+_NO_GAMES_COUNTS = _NO_GAMES_TEXT.split("|")
 
 
 def _decode(text: str) -> Table:
     """The table in a cookie's line of text; raises ValueError for anything that is not a legal game."""
     if (found := GAME_LINE.fullmatch(text)) is not None:
         board, mode, human, difficulty, x_level, o_level, counts_as, moves, paused, values, *counts = found.groups()
-        tallies = _tallies(counts)
-        scores = Scores(tuple(Score(*tallies[i : i + 5]) for i in range(0, len(tallies), 5)))
+        scores = Scores(tuple(_score(counts[i : i + 15]) for i in range(0, len(counts), 15)))
         moves = decode_moves(moves, check_board(board))
     elif (found := V3_GAME_LINE.fullmatch(text)) is not None:
         mode, human, difficulty, x_level, o_level, counts_as, moves, paused, values, *counts = found.groups()
@@ -291,6 +296,11 @@ def _decode(text: str) -> Table:
     )
     table.position  # noqa: B018 -- replaying the moves raises if they are not a legal game
     return table
+
+
+def _score(counts: list[str]) -> Score:
+    """One board's score from its 15 counts, in the order of SCORE_TALLIES."""
+    return _NO_GAMES if counts == _NO_GAMES_COUNTS else Score(*_tallies(counts))
 
 
 def _tallies(counts: list[str]) -> list[Tally]:
