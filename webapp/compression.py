@@ -13,6 +13,8 @@ import zlib
 
 from flask import Flask, Response, request
 
+from webapp.rendering import vary_on
+
 COMPRESSIBLE = {"text/html", "application/json"}
 # Below this the gzip header and a second round trip through zlib are not worth it.
 MIN_BYTES = 1024
@@ -29,7 +31,7 @@ def compress(response: Response) -> Response:
     if response.mimetype not in COMPRESSIBLE or response.direct_passthrough:
         return response
     # Whether or not this answer is compressed, another browser's answer may be.
-    response.vary.add("Accept-Encoding")
+    vary_on(response, "Accept-Encoding")
     # The plain test first: most requests that do not take gzip send no Accept-Encoding at all.
     if "gzip" not in request.headers.get("Accept-Encoding", "") or request.accept_encodings["gzip"] <= 0:
         return response

@@ -91,5 +91,18 @@ def page_or_fragment(page: str, fragment: str, status: int = 200, *, pure: bool 
     else:
         body = render_template(fragment, **context)
     response = make_response(body, status)
-    response.vary.add("HX-Request")
+    vary_on(response, "HX-Request")
     return response
+
+
+def vary_on(response, name: str) -> None:
+    """Add ``name`` to the response's Vary header.
+
+    Werkzeug's ``response.vary`` parses the whole header into a set and writes it back on every change,
+    a few percent of a move; the names added here are plain tokens, never quoted.
+    """
+    current = response.headers.get("Vary")
+    if not current:
+        response.headers["Vary"] = name
+    elif name.lower() not in (part.strip().lower() for part in current.split(",")):
+        response.headers["Vary"] = f"{current}, {name}"

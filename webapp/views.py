@@ -29,7 +29,7 @@ from webapp.match import (
     level_names,
 )
 from webapp.present import Confirmation, controls_state, game_view, score_view, status_of
-from webapp.rendering import is_htmx, page_or_fragment
+from webapp.rendering import is_htmx, page_or_fragment, vary_on
 from webapp.review_views import shared_position
 from webapp.solver import LEVELS, analyze, choose_move
 from webapp.tournament import StrengthFileError, standings, strength, tournament
@@ -93,7 +93,7 @@ def respond(
     if request.method == "POST" and not is_htmx() and confirm is None:
         state.save(table, notice=message, notice_is_error=is_error)
         response = redirect(url_for("game.index"), 303)
-        response.vary.add("HX-Request")
+        vary_on(response, "HX-Request")
         return response
     if request.method == "POST" and error is None:
         state.save(table)
