@@ -20,6 +20,24 @@ def test_every_page_carries_the_security_headers(client):
     assert "Strict-Transport-Security" not in headers
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [
+        ("GET", "/static/app.css", 200),  # served by WhiteNoise, outside Flask
+        ("GET", "/no-such-page", 404),
+        ("POST", "/move", 400),  # a refusal, to htmx
+        ("POST", "/new", 303),  # a redirect without JavaScript
+    ],
+)
+def test_every_response_carries_the_security_headers_once(client, method, path, status):
+    data = {"mode": "hvh"} if path == "/new" else None
+    response = client.open(path, method=method, data=data, headers=HX if path == "/move" else None)
+    response.close()  # a static file is streamed from disk
+    assert response.status_code == status
+    for name in ("Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy"):
+        assert len(response.headers.get_all(name)) == 1, name
+
+
 def test_hsts_only_over_https(client):
     assert "max-age" in client.get("/", headers={"X-Forwarded-Proto": "https"}).headers["Strict-Transport-Security"]
 

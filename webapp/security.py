@@ -33,8 +33,7 @@ def init_app(app: Flask) -> None:
     app.before_request(refuse_oversized_bodies)
     app.before_request(refuse_cross_site_requests)
     app.after_request(keep_redirects_on_this_site)
-    app.after_request(add_security_headers)
-    app.wsgi_app = BodyLimit(app.wsgi_app, app)
+    app.wsgi_app = SecurityHeaders(BodyLimit(app.wsgi_app, app))
 
 
 class BodyLimit:
@@ -139,9 +138,25 @@ SECURITY_HEADERS = (
 )
 
 
-def add_security_headers(response):
-    # No view sets any of these itself, so they are added in one go rather than checked one by one.
-    response.headers.extend(SECURITY_HEADERS)
-    if request.is_secure:
-        response.headers["Strict-Transport-Security"] = "max-age=31536000"
-    return response
+class SecurityHeaders:
+    """WSGI middleware that sends the security headers on every response, static files and refusals included.
+
+    Added here as plain pairs, once per response: through Werkzeug's Headers each would be checked
+    again for line breaks on every move, and no response of ours sets any of them itself.
+    """
+
+    def __init__(self, wsgi_app):
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ, start_response):
+        def start(status, headers, exc_info=None):
+            headers.extend(SECURITY_HEADERS)
+            # Read when the answer starts: ProxyFix, further in, has set the scheme from X-Forwarded-Proto.
+            if environ.get("wsgi.url_scheme") == "https":
+                headers.append(STRICT_TRANSPORT_SECURITY)
+            return start_response(status, headers, exc_info)
+
+        return self.wsgi_app(environ, start)
+
+
+STRICT_TRANSPORT_SECURITY = ("Strict-Transport-Security", "max-age=31536000")
