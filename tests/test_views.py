@@ -990,3 +990,10 @@ def test_the_big_boards_positions_are_drawn_afresh_not_remembered(app, client):
     before = drawings.cache_info().currsize
     send(client, "/move", cell=4, headers=HX)
     assert drawings.cache_info().currsize > before
+
+
+def test_the_footer_names_the_top_level_of_each_board(client):
+    footer = re.search(r'<footer class="site-footer">(.*?)</footer>', client.get("/").get_data(as_text=True), re.S)
+    words = " ".join(footer.group(1).split())
+    assert "Impossible never loses on 3×3, 4×4 and 5×5;" in words
+    assert "on 7×7 and 15×15, Hard searches ahead under a time limit" in words
