@@ -65,6 +65,16 @@ class Server:
         self.log.seek(0)
         raise SystemExit(f"gunicorn did not start:\n{self.log.read().decode(errors='replace')}")
 
+    def cpu_seconds(self) -> float:
+        """CPU time used so far by gunicorn's master and workers (Linux's /proc), user and system."""
+        workers = subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True).stdout.split()
+        ticks = 0
+        for pid in [self.process.pid, *map(int, workers)]:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime and stime
+        return ticks / os.sysconf("SC_CLK_TCK")
+
     def __exit__(self, *exc) -> None:
         self.process.terminate()
         try:
@@ -112,14 +122,16 @@ def move_form_fields(html: str) -> list[tuple[str, str]]:
     return fields
 
 
-def wrk(port: int, route: str, seconds: float, connections: int, env: dict[str, str]) -> dict:
-    """One wrk run: the JSON line scripts/load.lua prints when it is done."""
+def wrk(server: Server, route: str, seconds: float, connections: int, env: dict[str, str]) -> dict:
+    """One wrk run: the JSON line scripts/load.lua prints when it is done, and the server's CPU seconds."""
+    port = server.port
+    before = server.cpu_seconds()
     command = ["wrk", f"-t{connections}", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s"]
     command += ["-s", str(ROOT / "scripts" / "load.lua"), f"http://{HOST}:{port}"]
     finished = subprocess.run(
         command, env={"LOAD_ROUTE": route, **env}, capture_output=True, text=True, check=True, timeout=seconds + 30
     )
-    return json.loads(finished.stdout.strip().splitlines()[-1])
+    return json.loads(finished.stdout.strip().splitlines()[-1]) | {"server_cpu_s": server.cpu_seconds() - before}
 
 
 def summary(runs: list[dict]) -> dict:
@@ -131,6 +143,7 @@ def summary(runs: list[dict]) -> dict:
         "worst_p99_ms": max(r["p99_ms"] for r in runs),
         "errors": sum(sum(r["errors"].values()) for r in runs),
         "requests": requests,
+        "server_cpu_ms": 1000 * sum(r["server_cpu_s"] for r in runs) / requests,
     }
 
 
@@ -152,15 +165,15 @@ def main() -> int:
         start = fresh_game(game.port)
         cookie = {"LOAD_COOKIE": post(trivial.port, "POST", "/count")[1]["Set-Cookie"].split(";")[0]}
         targets = {
-            "trivial POST /count": (trivial.port, "count", cookie),
-            "game POST /move": (game.port, "move", start),
+            "trivial POST /count": (trivial, "count", cookie),
+            "game POST /move": (game, "move", start),
         }
-        for port, route, env in targets.values():  # warm-up, not counted
-            wrk(port, route, 2, args.connections, env)
+        for server, route, env in targets.values():  # warm-up, not counted
+            wrk(server, route, 2, args.connections, env)
         runs = {name: [] for name in targets}
         for _ in range(args.rounds):
-            for name, (port, route, env) in targets.items():
-                runs[name].append(wrk(port, route, args.seconds, args.connections, env))
+            for name, (server, route, env) in targets.items():
+                runs[name].append(wrk(server, route, args.seconds, args.connections, env))
 
     totals = {name: summary(found) for name, found in runs.items()}
     ratios = [
@@ -193,13 +206,17 @@ def main() -> int:
             f"wrk, {args.connections} connections, {args.rounds} alternating rounds of {args.seconds} s per server "
             f"after 2 s of warm-up; gunicorn.conf.py with {args.workers} workers on {HOST}\n"
         )
-        print(f"{'':22}{'req/s':>9}{'p50 ms':>8}{'p99 ms':>8}{'worst p99':>10}{'errors':>8}")
+        print(f"{'':22}{'req/s':>9}{'p50 ms':>8}{'p99 ms':>8}{'worst p99':>10}{'errors':>8}{'server CPU/req':>16}")
         for name, t in totals.items():
             print(
                 f"{name:22}{t['rps']:9.1f}{t['p50_ms']:8.2f}{t['p99_ms']:8.2f}{t['worst_p99_ms']:10.2f}{t['errors']:8d}"
+                f"{t['server_cpu_ms']:13.3f} ms"
             )
         rounds = ", ".join(f"{r:.0%}" for r in ratios)
         print(f"\n/move ÷ trivial throughput, median of the rounds: {ratio:.1%} (rounds: {rounds})")
+        # wrk runs on the same cores: the servers' own CPU per request is the cost free of the client's share.
+        cpu = totals["trivial POST /count"]["server_cpu_ms"] / move["server_cpu_ms"]
+        print(f"trivial ÷ /move server CPU per request (not a goal; free of wrk's share of the cores): {cpu:.1%}")
         print("\nGoals:")
         for goal, met, figure in goals:
             print(f"  {'met   ' if met else 'MISSED'}  {goal}: {figure}")

@@ -41,7 +41,7 @@ def test_a_whole_7x7_game_against_hard(page: Page, live_server, console_errors, 
     start(page, live_server, Board="7x7", Difficulty="minimax")
     # On 7×7 the top level is Hard, and the settings say what that means.
     expect(page.locator("#difficulty option:checked")).to_have_text("Hard")
-    expect(page.get_by_text("Hard searches ahead under a time limit")).to_be_visible()
+    expect(page.locator("#level-help").get_by_text("Hard searches ahead under a time limit")).to_be_visible()
     expect(page.locator("#board .cell")).to_have_count(49)
     status = play_first_empty_to_the_end(page)
     # Filling squares in order is no way to beat a search: it wins (or, at worst, holds the draw).
