@@ -490,3 +490,30 @@ def test_a_solved_board_shows_no_search_view(client, board):
     html = client.get(f"/tree?board={board}").get_data(as_text=True)
     for words in ("tree-search", "Search’s estimate", "moves ahead", "Hard looked"):
         assert words not in html
+
+
+def test_a_move_the_search_never_weighed_says_so_only_where_nothing_is_proved(monkeypatch):
+    real_search(monkeypatch)
+    import webapp.tree
+
+    # Two squares the search never weighs: one proved lost, the other opened by the visitor.
+    view = big.view(QUIET_7, QUICK)
+    never = [cell for cell in position(QUIET_7).legal_moves() if view.score(cell) is None]
+    lost, visited = never[0], never[-1]
+    monkeypatch.setattr(webapp.tree, "analyze", lambda board: {**fake_values(board), lost: ("loss", 2)})
+    root = explore(QUIET_7, (visited,)).root
+    proved, opened_move = (next(child for child in root.children if child.move == cell) for cell in (lost, visited))
+    assert proved.value.is_proved and proved.estimate is None
+    assert opened_move.estimate == Estimate("O", None, False) and opened_move.estimate.words == "not weighed"
+
+
+def fake_values(board: str) -> dict:
+    return dict.fromkeys(position(board).legal_moves(), UNCLEAR)
+
+
+def test_one_move_left_out_is_said_in_the_singular(client, monkeypatch):
+    # Every square but the centre and the last corner proved lost; the search prefers the centre.
+    fake_search(monkeypatch, proved={cell: ("loss", 2) for cell in range(48) if cell != 24}, preferred=(24,))
+    html = client.get("/tree?board=7x7&path=24").get_data(as_text=True)
+    assert "The 1 other move is unclear and the search does not prefer it, so it is left out." in html
+    assert "The 1 other reply is unclear and not preferred by the search." in html

@@ -338,11 +338,14 @@ def search_words(board: str, view: View) -> str:
     return f"Hard looked {ahead} and weighed {weighed}; it prefers {cells}."
 
 
-def estimate(view: View | None, side: str, move: int) -> Estimate | None:
-    """The search's figure for ``move`` played by ``side``; None where the search weighed no move at all."""
+def estimate(view: View | None, side: str, move: int, proved: bool) -> Estimate | None:
+    """The search's figure for ``move`` played by ``side``; None where the search weighed no move at all,
+    or not this one and its value is proved (a page of proved losses need not say each was not weighed)."""
     if view is None or not view.scores:
         return None
     figure = view.score(move)
+    if figure is None and proved:
+        return None
     return Estimate(side, figure, figure is not None and figure == view.top)
 
 
@@ -382,7 +385,7 @@ def explore(board: str, path: tuple[int, ...] = ()) -> Tree:
                     (*node_path, cell),
                     _child_value(pos.to_move, values[cell], tone),
                     cell in chosen,
-                    estimate(view, pos.to_move, cell),
+                    estimate(view, pos.to_move, cell, values[cell][0] != "unclear"),
                 )
                 for cell in sorted(shown, key=lambda cell: (cell not in chosen, cell))
             )
