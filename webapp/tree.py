@@ -39,6 +39,8 @@ COUNT_EMPTIES = 9
 # Each opened level costs one analysis: on a solved board a lookup or a short solve, on the others a
 # search under a time limit. This bounds the work one request can ask for.
 MOST_OPEN = {True: 9, False: 3}
+# The sentence on what the search saw names this many preferred moves at most, and otherwise points to their cards.
+MOST_NAMED = 3
 
 
 class InvalidPathError(ValueError):
@@ -311,7 +313,9 @@ def search_words(board: str, view: View) -> str:
     them = other(side)
     best = view.best
     cells = (
-        " or ".join(spot(cell, n) for cell in best) if len(best) <= 3 else f"the {len(best)} moves marked Hard’s choice"
+        " or ".join(spot(cell, n) for cell in best)
+        if len(best) <= MOST_NAMED
+        else f"the {len(best)} moves marked Hard’s choice"
     )
     weighed = f"{view.nodes:,} position{'' if view.nodes == 1 else 's'}"
     if view.reason == "win":
