@@ -262,3 +262,63 @@ def test_analyze_covers_every_legal_cell_and_claims_nothing_in_a_quiet_position(
 
 def test_the_hard_budget_is_cpu_time():
     assert hard.DEFAULT_BUDGET.clock.__name__ == "process_time"
+
+
+# --- the search's view, as the tree explorer shows it ----------------------------------------
+
+# O to move on 7×7 after X took the centre and O and X one move each: a quiet position, searched for real.
+QUIET_7 = grid(7, "", "", "...O", "...X", "....X")
+
+
+def test_the_view_is_the_search_itself_under_a_node_budget():
+    found = big.view(QUIET_7, QUICK)
+    direct = search(Gomoku.from_text(QUIET_7, 7, 5), QUICK)
+    assert found == big.view(QUIET_7, QUICK)  # deterministic
+    assert (found.best, found.depth, found.nodes, found.reason) == (direct.best, direct.depth, direct.nodes, "search")
+    assert dict(found.scores) == direct.scores and len(found.scores) > len(found.best)
+    assert found.depth >= 2 and found.nodes > 1000
+    # Best first, and the moves it prefers are exactly those with the top figure, the search's value.
+    figures = [figure for _, figure in found.scores]
+    assert figures == sorted(figures, reverse=True) and found.top == direct.value
+    assert set(found.best) == {move for move, figure in found.scores if figure == found.top}
+    assert found.score(found.best[0]) == found.top and found.score(0) is None  # a corner it never weighed
+
+
+def test_a_depth_budget_is_the_depth_the_view_reports():
+    assert big.view(QUIET_7, Budget(depth=2)).depth == 2
+    assert big.view(QUIET_7, Budget(depth=3)).nodes > big.view(QUIET_7, Budget(depth=2)).nodes
+
+
+@pytest.mark.parametrize(
+    ("board", "reason", "best"),
+    [
+        (IMMEDIATE_WINS[0][0], "win", (0, 5)),
+        (grid(7, "OXXXX..", "", "...O..O"), "block", (5,)),
+        (grid(7, "", ".XXXX..", "OO.....", "O......"), "lost", (7, 12)),
+        (VCF, "fours", (112,)),
+        (EMPTY * 49, "only", (24,)),  # the centre: nothing else is worth searching on an empty board
+    ],
+)
+def test_without_a_look_ahead_the_view_says_why_and_weighs_no_move(board, reason, best):
+    found = big.view(board, QUICK)
+    assert (found.reason, found.best, found.scores, found.top) == (reason, best, (), None)
+    assert found.depth == {"fours": 5, "only": 0}.get(reason, 1)
+
+
+def test_a_search_that_finishes_no_depth_claims_no_figure():
+    found = big.view(QUIET_7, Budget(nodes=5))
+    assert (found.reason, found.depth, found.scores) == ("unfinished", 0, ())
+    assert found.best  # it still plays: among the moves that look strongest before any search
+
+
+@pytest.mark.parametrize("board", [EMPTY * 9, "X" + EMPTY * 15, EMPTY * 12 + "X" + EMPTY * 12])
+def test_a_solved_board_has_no_search_view(board):
+    assert levels.search_view(board) is None
+
+
+def test_the_view_and_the_top_levels_move_come_from_one_search():
+    board = IMMEDIATE_WINS[0][0]
+    big._hard.cache_clear()
+    found = levels.search_view(board)
+    assert levels.candidates(board, "minimax") == found.best
+    assert big._hard.cache_info().misses == 1 and big._hard.cache_info().hits == 1

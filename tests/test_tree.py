@@ -1,13 +1,19 @@
+import re
+
 import pytest
 from support import unfinished_boards
 
+from webapp.engine import big, levels
+from webapp.engine.big import UNCLEAR, View
 from webapp.engine.boards import BY_KEY, position
+from webapp.engine.hard import MATE, Budget
 from webapp.engine.levels import GAME, analyze
 from webapp.engine.rules import parse
 from webapp.engine.search import Counter, alphabeta
 from webapp.stats import tree_size
 from webapp.tree import (
     Counts,
+    Estimate,
     InvalidPathError,
     Value,
     counts,
@@ -19,6 +25,10 @@ from webapp.tree import (
 )
 
 EMPTY = "........."
+# A node budget keeps the big boards' search, and so every figure the tree shows, independent of the machine.
+QUICK = Budget(nodes=3000)
+# 7×7, O to move: X in the centre and below it to the right, O above it. A quiet position: nothing proved.
+QUIET_7 = "." * 17 + "O" + "." * 6 + "X" + "." * 7 + "X" + "." * 16
 
 BOARDS = [
     EMPTY,
@@ -312,7 +322,23 @@ def fake_search(monkeypatch, proved: dict, preferred: tuple):
         return {c: proved.get(c, ("unclear", None)) for c, mark in enumerate(board) if mark == "."}
 
     monkeypatch.setattr(webapp.tree, "analyze", analyze_)
-    monkeypatch.setattr(webapp.tree, "candidates", lambda board, level: preferred)
+    monkeypatch.setattr(webapp.tree, "search_view", lambda board: View(preferred, 3, 500, "search"))
+
+
+def real_search(monkeypatch, budget: Budget = QUICK) -> list[str]:
+    """The real Hard search under a node budget, so that its figures do not depend on the machine; nothing
+    proved, so that which moves are shown does not either. Returns the boards it was asked about."""
+    import webapp.tree
+
+    asked = []
+
+    def search_view_(board):
+        asked.append(board)
+        return levels.search_view(board, budget)
+
+    monkeypatch.setattr(webapp.tree, "analyze", lambda board: dict.fromkeys(position(board).legal_moves(), UNCLEAR))
+    monkeypatch.setattr(webapp.tree, "search_view", search_view_)
+    return asked
 
 
 def test_on_a_big_board_only_proved_values_are_shown_and_the_preference_is_marked(monkeypatch):
@@ -377,3 +403,117 @@ def test_the_4x4_tree_links_to_play_from_here_and_the_review_on_its_board(client
     assert 'href="/play-from?board=4x4&amp;moves=0.4.2.6.5.1.7.3.8"' in html  # the opened move's own
     # and the links hold: the position they name is the tree's
     assert client.get("/play-from?board=4x4&moves=0.4.2.6.5.1.7.3").status_code == 200
+
+
+# --- the search's view on the boards too big to solve ----------------------------------------
+
+
+def estimates(html: str) -> list[str]:
+    """The search's figure on each card, as the page words it."""
+    return re.findall(r'<p class="tree-estimate">(.*?)</p>', html)
+
+
+def signed(figure: int) -> str:
+    return f"{'−' if figure < 0 else '+' if figure else ''}{abs(figure):,}"
+
+
+def test_each_opened_node_carries_the_real_search_and_each_move_its_figure(monkeypatch):
+    asked = real_search(monkeypatch)
+    first = big.view(QUIET_7, QUICK).best[0]
+    tree = explore(QUIET_7, (first,))
+    opened_nodes = opened(tree.root)
+    assert asked == [node.board for node in opened_nodes]  # one search per opened node, and no other
+    for node in opened_nodes:
+        view = big.view(node.board, QUICK)
+        assert node.search == view and view.reason == "search" and view.depth >= 2
+        side = position(node.board).to_move
+        for child in node.children:
+            figure = view.score(child.move)
+            assert child.estimate == Estimate(side, figure, figure == view.top)
+            assert child.preferred == (child.move in view.best) == (figure == view.top)
+    # the cards not yet opened carry no search of their own
+    assert all(child.search is None for child in tree.root.children if not child.is_open)
+
+
+def test_the_page_says_how_far_the_search_looked_and_labels_every_figure_an_estimate(client, monkeypatch):
+    real_search(monkeypatch)
+    root = big.view(QUIET_7, QUICK)
+    # Open a move the search weighed but does not prefer: its figure is only a bound.
+    move, bound = next((move, figure) for move, figure in root.scores if figure < root.top)
+    reply = big.view(position(QUIET_7).play(move).board, QUICK)
+    html = client.get(f"/tree?board={QUIET_7}&path={move}").get_data(as_text=True)
+    # What a move ahead is, said once; then each opened position's search, in its own side's moves.
+    assert html.count("one move is one side’s turn (a ply), so 4 moves ahead is 2 by each side") == 1
+    o_moves, x_moves = (root.depth + 1) // 2, root.depth // 2
+    assert f"Hard looked {root.depth} moves ahead ({o_moves} by O, {x_moves} by X) and weighed {root.nodes:,} " in html
+    assert f"Hard looked {reply.depth} moves ahead ({(reply.depth + 1) // 2} by X, {reply.depth // 2} by O)" in html
+    assert f"and weighed {reply.nodes:,} positions; it prefers " in html
+    shown = estimates(html)
+    assert len(shown) == len(root.best) + 1 + len(reply.best)
+    assert all(words.startswith("Search’s estimate for ") for words in shown)
+    assert f"Search’s estimate for O: <strong>{signed(root.top)}</strong>" in shown
+    assert f"Search’s estimate for O: <strong>at most {signed(bound)}</strong>" in shown
+    assert f"Search’s estimate for X: <strong>{signed(reply.top)}</strong>" in shown
+    # Never proved-looking: every card with a figure still says its value is unclear.
+    assert html.count("<strong>Unclear</strong>") == len(shown)
+
+
+@pytest.mark.parametrize(
+    ("figure", "exact", "words"),
+    [
+        (120, True, "+120"),
+        (-1_234, True, "−1,234"),
+        (0, True, "0"),
+        (-40, False, "at most −40"),
+        (MATE - 5, True, "a win"),
+        (MATE - 5, False, "at most a win"),
+        (-(MATE - 4), False, "a loss"),  # at most a loss is a loss
+        (None, False, "not weighed"),
+    ],
+)
+def test_a_figure_in_words(figure, exact, words):
+    assert Estimate("X", figure, exact).words == words
+
+
+def test_a_search_with_no_look_ahead_says_why_and_shows_no_figure(monkeypatch):
+    real_search(monkeypatch)
+    root = explore("." * 49).root  # on the empty board only the centre is worth searching
+    assert root.search.reason == "only" and [child.estimate for child in root.children] == [None]
+    assert root.search_words == "Only one move is worth weighing here, centre, so Hard plays it with no look-ahead."
+
+
+@pytest.mark.parametrize("board", [EMPTY, "X...O....", NEAR_END_4, "." * 12 + "X" + "." * 12])
+def test_a_solved_board_shows_no_search_view(client, board):
+    tree = explore(board)
+    assert all(node.search is None for node in opened(tree.root))
+    assert all(child.estimate is None for child in tree.root.children)
+    html = client.get(f"/tree?board={board}").get_data(as_text=True)
+    for words in ("tree-search", "Search’s estimate", "moves ahead", "Hard looked"):
+        assert words not in html
+
+
+def test_a_move_the_search_never_weighed_says_so_only_where_nothing_is_proved(monkeypatch):
+    real_search(monkeypatch)
+    import webapp.tree
+
+    # Two squares the search never weighs: one proved lost, the other opened by the visitor.
+    view = big.view(QUIET_7, QUICK)
+    never = [cell for cell in position(QUIET_7).legal_moves() if view.score(cell) is None]
+    lost, visited = never[0], never[-1]
+    monkeypatch.setattr(webapp.tree, "analyze", lambda board: {**fake_values(board), lost: ("loss", 2)})
+    root = explore(QUIET_7, (visited,)).root
+    proved, opened_move = (next(child for child in root.children if child.move == cell) for cell in (lost, visited))
+    assert proved.value.is_proved and proved.estimate is None
+    assert opened_move.estimate == Estimate("O", None, False) and opened_move.estimate.words == "not weighed"
+
+
+def fake_values(board: str) -> dict:
+    return dict.fromkeys(position(board).legal_moves(), UNCLEAR)
+
+
+def test_one_move_left_out_is_said_in_the_singular(client, monkeypatch):
+    # Every square but the centre and the last corner proved lost; the search prefers the centre.
+    fake_search(monkeypatch, proved={cell: ("loss", 2) for cell in range(48) if cell != 24}, preferred=(24,))
+    html = client.get("/tree?board=7x7&path=24").get_data(as_text=True)
+    assert "The 1 other move is unclear and the search does not prefer it, so it is left out." in html
+    assert "The 1 other reply is unclear and not preferred by the search." in html

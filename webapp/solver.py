@@ -17,9 +17,20 @@ from webapp.engine.levels import (
     choose_move,
     describe,
     outlook,
+    search_view,
 )
 
-__all__ = ["LEVELS", "UnknownLevelError", "analyze", "candidates", "check_level", "choose_move", "describe", "outlook"]
+__all__ = [
+    "LEVELS",
+    "UnknownLevelError",
+    "analyze",
+    "candidates",
+    "check_level",
+    "choose_move",
+    "describe",
+    "outlook",
+    "search_view",
+]
 
 if __name__ == "__main__":
     # Run as a script this file is __main__; the CLI imports the ordinary webapp.solver.

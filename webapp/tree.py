@@ -2,7 +2,9 @@
 
 It works on every board of the catalogue. On a solved board (3×3, 4×4, 5×5) every value is exact.
 On the others a value is shown only where ``analyze`` proved it, every other move is "unclear", and
-the moves the top level's search prefers are marked as its preference, never as a proof.
+the moves the top level's search prefers are marked as its preference, never as a proof. Each opened
+node there also carries the search's view (how many moves ahead it looked, how many positions it
+weighed) and each of its moves the search's figure, shown as an estimate.
 
 A node is named by its path: the cells played from the root to reach it, so ``(4, 0)`` is
 X in the centre and then O in the top-left corner. Every value is worked out by the solver
@@ -19,12 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from webapp.engine.big import View
 from webapp.engine.boards import BY_KEY, Board, board_for, position
+from webapp.engine.hard import MATE_BOUND
 from webapp.engine.levels import GAME
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError, Position, cell_name, other
 from webapp.engine.search import Counter, alphabeta
 from webapp.review import spot
-from webapp.solver import analyze, candidates
+from webapp.solver import analyze, search_view
 from webapp.stats import tree_size
 
 # Short enough for a card a few centimetres wide on a phone.
@@ -35,6 +39,8 @@ COUNT_EMPTIES = 9
 # Each opened level costs one analysis: on a solved board a lookup or a short solve, on the others a
 # search under a time limit. This bounds the work one request can ask for.
 MOST_OPEN = {True: 9, False: 3}
+# The sentence on what the search saw names this many preferred moves at most, and otherwise points to their cards.
+MOST_NAMED = 3
 
 
 class InvalidPathError(ValueError):
@@ -82,6 +88,29 @@ class Value:
 
 
 @dataclass(frozen=True, slots=True)
+class Estimate:
+    """The search's figure for one move, from the side that plays it: a judgement, never a proof."""
+
+    side: str  # the side that plays the move, whose point of view the figure takes
+    figure: int | None  # None: the search did not weigh this move
+    exact: bool  # False: the search only learned that the move is no better than ``figure``
+
+    @property
+    def words(self) -> str:
+        """The figure as the card shows it, such as "+120", "at most −40" or "a win"."""
+        if self.figure is None:
+            return "not weighed"
+        if self.figure < -MATE_BOUND:
+            return "a loss"  # no better than a loss is a loss
+        found = (
+            "a win"
+            if self.figure > MATE_BOUND
+            else f"{'−' if self.figure < 0 else '+' if self.figure else ''}{abs(self.figure):,}"
+        )
+        return found if self.exact else f"at most {found}"
+
+
+@dataclass(frozen=True, slots=True)
 class Node:
     """One position in the tree; ``children`` is None while the node is folded."""
 
@@ -93,6 +122,8 @@ class Node:
     children: tuple[Node, ...] | None = None
     preferred: bool = False  # on a board that is not solved: among the moves the top level's search chooses
     unshown: int = 0  # on a board that is not solved: the unclear moves left out of ``children``
+    search: View | None = None  # on a board that is not solved, once opened: what the search made of it
+    estimate: Estimate | None = None  # on a board that is not solved: the search's figure for this move
 
     @property
     def n(self) -> int:
@@ -144,6 +175,11 @@ class Node:
     @property
     def is_open(self) -> bool:
         return self.children is not None
+
+    @property
+    def search_words(self) -> str:
+        """What the search made of this node, in a sentence for learners ("" if it was not searched)."""
+        return search_words(self.board, self.search) if self.search else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +303,56 @@ def counts(board: str) -> Counts | None:
     return Counts(tree_size(position(board)), _search(board)[0])
 
 
+def search_words(board: str, view: View) -> str:
+    """The search's view of ``board`` in plain words: how far ahead, how many positions, which moves.
+
+    >>> search_words("." * 24 + "X" + "." * 24, View((16,), 4, 1234, "search", ((16, -39), (18, -41))))
+    'Hard looked 4 moves ahead (2 by O, 2 by X) and weighed 1,234 positions; it prefers row 3, column 3.'
+    """
+    side, n = position(board).to_move, board_for(board).n
+    them = other(side)
+    best = view.best
+    cells = (
+        " or ".join(spot(cell, n) for cell in best)
+        if len(best) <= MOST_NAMED
+        else f"the {len(best)} moves marked Hard’s choice"
+    )
+    weighed = f"{view.nodes:,} position{'' if view.nodes == 1 else 's'}"
+    if view.reason == "win":
+        return f"{side} wins at once at {cells}, so Hard needs no look-ahead here."
+    if view.reason == "block":
+        return f"{them} threatens to win at once, so Hard blocks at {cells}, with no look-ahead."
+    if view.reason == "lost":
+        return f"{them} has two ways to win at once, so every move loses; Hard blocks one, at {cells}."
+    if view.reason == "fours":
+        return (
+            f"Hard found a forced win for {side} by fours, {view.depth} moves long: each four threatens to win at "
+            f"once, so {them} must block it. It weighed {weighed}; it plays {cells}."
+        )
+    if view.reason == "only":
+        return f"Only one move is worth weighing here, {cells}, so Hard plays it with no look-ahead."
+    if view.reason == "unfinished":
+        return (
+            f"Hard ran out of time before it finished looking 1 move ahead ({weighed}); "
+            "it picks among the moves that look strongest at a glance."
+        )
+    ahead = f"{view.depth} move{'' if view.depth == 1 else 's'} ahead"
+    if view.depth > 1:
+        ahead += f" ({(view.depth + 1) // 2} by {side}, {view.depth // 2} by {them})"
+    return f"Hard looked {ahead} and weighed {weighed}; it prefers {cells}."
+
+
+def estimate(view: View | None, side: str, move: int, proved: bool) -> Estimate | None:
+    """The search's figure for ``move`` played by ``side``; None where the search weighed no move at all,
+    or not this one and its value is proved (a page of proved losses need not say each was not weighed)."""
+    if view is None or not view.scores:
+        return None
+    figure = view.score(move)
+    if figure is None and proved:
+        return None
+    return Estimate(side, figure, figure is not None and figure == view.top)
+
+
 def explore(board: str, path: tuple[int, ...] = ()) -> Tree:
     """The tree below ``board`` with the root and every node along ``path`` opened one level."""
     root = position(board)
@@ -282,12 +368,14 @@ def explore(board: str, path: tuple[int, ...] = ()) -> Tree:
             return "unclear"
         return "draw" if winner is None else "win" if winner == side else "loss"
 
-    def build(pos: Position, node_path: tuple[int, ...], value: Value, preferred: bool = False) -> Node:
-        children, unshown = None, 0
+    def build(pos: Position, node_path: tuple[int, ...], value: Value, preferred=False, guess=None) -> Node:
+        children, unshown, view = None, 0, None
         if node_path == path[: len(node_path)] and not pos.is_over():
             values = analyze(pos.board)
-            # On a board that is not solved, the search's choice is its preference, shown as such.
-            chosen = () if size.is_solved() else candidates(pos.board, "minimax")
+            # On a board that is not solved, the search's choice is its preference, shown as such, with
+            # what it saw. One search per opened node, the very one the top level plays from (remembered).
+            view = search_view(pos.board)
+            chosen = view.best if view else ()
             shown = [
                 cell
                 for cell, (result, _) in values.items()
@@ -296,11 +384,17 @@ def explore(board: str, path: tuple[int, ...] = ()) -> Tree:
             unshown = len(values) - len(shown)
             children = tuple(
                 # analyze() counts the move into the child; the child's board shows the game after it.
-                build(pos.play(cell), (*node_path, cell), _child_value(pos.to_move, values[cell], tone), cell in chosen)
+                build(
+                    pos.play(cell),
+                    (*node_path, cell),
+                    _child_value(pos.to_move, values[cell], tone),
+                    cell in chosen,
+                    estimate(view, pos.to_move, cell, values[cell][0] != "unclear"),
+                )
                 for cell in sorted(shown, key=lambda cell: (cell not in chosen, cell))
             )
         pruned = bool(visited) and node_path not in visited
-        return Node(pos.board, node_path, value, pos.is_over(), pruned, children, preferred, unshown)
+        return Node(pos.board, node_path, value, pos.is_over(), pruned, children, preferred, unshown, view, guess)
 
     return Tree(build(root, (), root_value(root, tone)), path, side, counts(board), size)
 

@@ -187,22 +187,36 @@ def test_a_7x7_review_on_the_narrowest_phone(browser, live_server, shoot):
 
 
 @pytest.mark.parametrize("width", [320, 1280])
-def test_the_7x7_tree_shows_unclear_values_and_the_preference_accessibly(
+def test_the_7x7_tree_shows_unclear_values_and_the_search_accessibly(
     audit_browser, live_server, axe, width, monkeypatch
 ):
-    """With the top level as it is on a board that is not solved: one value proved, the rest unclear."""
+    """With the top level as it is on a board that is not solved: one value proved, the rest unclear, and the
+    search's view under a node budget, so that its figures do not depend on the machine."""
     import webapp.tree
+    from webapp.engine import big, levels
+    from webapp.engine.hard import Budget
 
     def analyze(board):
         return {c: ("loss", 2) if c == 5 else ("unclear", None) for c, mark in enumerate(board) if mark == "."}
 
+    budget = Budget(nodes=3000)
     monkeypatch.setattr(webapp.tree, "analyze", analyze)
-    # The search prefers the first empty square: the top-left corner, then the square beside it.
-    monkeypatch.setattr(webapp.tree, "candidates", lambda board, level: (board.index("."),))
+    monkeypatch.setattr(webapp.tree, "search_view", lambda board: levels.search_view(board, budget))
+    # O to move: O just above the centre, X in it and one square down to the right.
+    board = "." * 17 + "O" + "." * 6 + "X" + "." * 7 + "X" + "." * 16
+    root = big.view(board, budget)
+    move = root.best[0]
+    reply = big.view(board[:move] + "O" + board[move + 1 :], budget)
     context, page = audit_browser(width)
-    page.goto(f"{live_server}/tree?board=7x7&path=0")
+    page.goto(f"{live_server}/tree?board={board}&path={move}")
     expect(page.get_by_text("7×7 is not solved")).to_be_visible()
-    expect(page.locator(".tree-preferred")).to_have_count(2)  # at the root, and among the replies to it
+    # How far the search looked, at the root and at the opened move; the replies' figures labelled as estimates.
+    expect(page.get_by_text(re.compile(r"^Hard looked \d+ moves ahead"))).to_have_count(2)
+    expect(page.get_by_text(f"Hard looked {root.depth} moves ahead").first).to_be_visible()
+    replies = page.get_by_role("list", name=re.compile(r"^Replies to O in")).get_by_role("listitem")
+    expect(replies).to_have_count(len({*reply.best, 5}))  # the ones the search prefers, and the proved loss
+    expect(replies.first).to_contain_text("Search’s estimate for X")
+    expect(page.locator(".tree-preferred")).to_have_count(len(root.best) + len(reply.best))
     expect(page.locator(".tree-card.tone-unclear").first).to_contain_text("Unclear")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     axe(page, f"the 7×7 tree at {width} px")

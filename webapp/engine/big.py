@@ -15,6 +15,7 @@ ever complete a line) and "unclear" everywhere else.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from functools import lru_cache
 
 from webapp.engine import hard
@@ -33,22 +34,60 @@ def game_for(board: str) -> Gomoku:
     return Gomoku.from_text(board, spec.n, spec.k)
 
 
+@dataclass(frozen=True, slots=True)
+class View:
+    """What the Hard search made of a position: the moves it prefers, how far and how wide it looked,
+    and its figure for each move it weighed. Every figure is a judgement, not a proof."""
+
+    best: tuple[int, ...]
+    depth: int  # plies of the last look-ahead it finished (for "fours", of the forced win); 0 if none
+    nodes: int  # positions it visited, threat search included
+    reason: str  # as hard.Result.reason: "search" when it looked ahead and weighed moves
+    # (move, figure) for each move weighed, best first: the figure is the static evaluation at the
+    # horizon, from the side to move's point of view, exact for the best moves and an upper bound for the rest.
+    scores: tuple[tuple[int, int], ...] = ()
+
+    @classmethod
+    def of(cls, result: hard.Result) -> View:
+        ranked = sorted(result.scores.items(), key=lambda item: (-item[1], item[0]))
+        return cls(result.best, result.depth, result.nodes, result.reason, tuple(ranked))
+
+    @property
+    def top(self) -> int | None:
+        """The best figure: the only one known exactly (None if no move was weighed)."""
+        return self.scores[0][1] if self.scores else None
+
+    def score(self, move: int) -> int | None:
+        """The figure for ``move``, or None if the search did not weigh it."""
+        return dict(self.scores).get(move)
+
+
 def candidates(board: str, level: str, budget: hard.Budget | None = None) -> tuple[int, ...]:
     """The moves ``level`` picks among in a valid, unfinished ``board``."""
     if level == "random":
         return tuple(game_for(board).legal())
     if level == "one-ply":
         return one_ply(game_for(board))
+    return view(board, budget).best
+
+
+def view(board: str, budget: hard.Budget | None = None) -> View:
+    """The Hard search's view of a valid, unfinished ``board``: one search, shared with ``candidates``.
+
+    >>> found = view("X" * 4 + "." * 3 + "O" * 4 + "." * 38)  # 7×7: X completes the top row at 4
+    >>> found.best, found.reason, found.scores
+    ((4,), 'win', ())
+    """
     if budget is not None:
-        return hard.search(game_for(board), budget).best
+        return View.of(hard.search(game_for(board), budget))
     return _hard(board)
 
 
 # Bounded: the boards come from visitors. Remembering the last few means a Hint and the move that
-# follows it, or a page drawn twice, agree without searching twice.
+# follows it, a page drawn twice, or the tree and the game, agree without searching twice.
 @lru_cache(maxsize=64)
-def _hard(board: str) -> tuple[int, ...]:
-    return hard.search(game_for(board)).best
+def _hard(board: str) -> View:
+    return View.of(hard.search(game_for(board)))
 
 
 def one_ply(game: Gomoku) -> tuple[int, ...]:

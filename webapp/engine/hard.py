@@ -86,8 +86,13 @@ class Result:
     depth: int
     nodes: int
     seconds: float
-    # Each root move's value at the last complete depth (a bound, for those that failed low).
+    # Each root move's value at the last complete depth (a bound, for those that failed low); empty when
+    # no look-ahead was needed, or none was completed.
     scores: dict[int, int] = field(default_factory=dict)
+    # Why the search chose as it did: "search" (it looked ahead), or with no look-ahead: "win" (a win at
+    # once), "block" (one threat to block), "lost" (two threats), "fours" (a forced win by fours),
+    # "only" (one move worth searching) or "unfinished" (the budget ran out before depth 1).
+    reason: str = "search"
 
     @property
     def proved(self) -> bool:
@@ -289,26 +294,28 @@ def search(game: ThreatGame, budget: Budget = DEFAULT_BUDGET) -> Result:
     """The moves the Hard level prefers in ``game``'s position, by iterative deepening within ``budget``."""
     s = Search(game, budget)
 
-    def done(best, value, depth, scores=None) -> Result:
-        return Result(tuple(sorted(best)), value, depth, s.nodes, s.elapsed(), scores or {})
+    def done(best, value, depth, reason, scores=None) -> Result:
+        return Result(tuple(sorted(best)), value, depth, s.nodes, s.elapsed(), scores or {}, reason)
 
     wins = game.wins()
     if wins:
-        return done(wins, MATE - 1, 1)
+        return done(wins, MATE - 1, 1, "win")
     threats = game.wins(opponent=True)
+    if len(threats) == 1:
+        return done(threats, 0, 1, "block")
     if threats:
-        # Block; with two threats every move loses, and blocking one at least makes the opponent find the other.
-        return done(threats[:1] if len(threats) == 1 else threats, 0 if len(threats) == 1 else -(MATE - 2), 1)
+        # Every move loses; blocking one threat at least makes the opponent find the other.
+        return done(threats, -(MATE - 2), 1, "lost")
     try:
         fours = s.winning_fours(8, 4000)
     except OutOfBudget:
         fours = {}
     if fours:
         fastest = min(fours.values())
-        return done([m for m, plies in fours.items() if plies == fastest], MATE - fastest, fastest)
+        return done([m for m, plies in fours.items() if plies == fastest], MATE - fastest, fastest, "fours")
     moves = game.moves(ROOT_WIDTH)
     if len(moves) == 1:
-        return done(moves, 0, 0)
+        return done(moves, 0, 0, "only")
     scores = {m: 0 for m in moves}
     depth_reached = 0
     try:
@@ -323,5 +330,8 @@ def search(game: ThreatGame, budget: Budget = DEFAULT_BUDGET) -> Result:
                 break
     except OutOfBudget:
         pass
+    if not depth_reached:
+        # Not one iteration finished: the scores are placeholders, and every move ties at them.
+        return done(moves, 0, 0, "unfinished")
     top = max(scores.values())
-    return done([m for m, v in scores.items() if v == top], top, depth_reached, scores)
+    return done([m for m, v in scores.items() if v == top], top, depth_reached, "search", scores)

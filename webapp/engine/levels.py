@@ -14,7 +14,7 @@ import random
 from functools import cache
 from struct import Struct
 
-from webapp.engine import big, perfect
+from webapp.engine import big, hard, perfect
 from webapp.engine.big import UNCLEAR
 from webapp.engine.boards import DEFAULT, board_for, position
 from webapp.engine.rules import EMPTY, GameOverError, Geometry, O, Position, X, canonical_board, geometry, other
@@ -262,6 +262,16 @@ def candidates(board: str, level: str) -> tuple[int, ...]:
         # Easy and Medium on 4×4 and 5×5 are cheap, and visitors choose these positions: nothing is kept.
         return _pick(board, level)
     return _candidates(board, level)
+
+
+def search_view(board: str, budget: hard.Budget | None = None) -> big.View | None:
+    """What the top level's search made of ``board``: how far it looked, how many positions, its figure
+    for each move. None on a solved board (3×3, 4×4, 5×5), whose values are exact and need no search."""
+    if board_for(board).is_solved():
+        return None
+    playable(board)
+    # The same search, remembered, as the move ``candidates`` picks: the view costs nothing more.
+    return big.view(board, budget)
 
 
 @cache
