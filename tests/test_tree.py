@@ -342,15 +342,31 @@ def real_search(monkeypatch, budget: Budget = QUICK) -> list[str]:
 
 
 def test_on_a_big_board_only_proved_values_are_shown_and_the_preference_is_marked(monkeypatch):
-    fake_search(monkeypatch, proved={5: ("loss", 2)}, preferred=(24,))
+    fake_search(monkeypatch, proved={5: ("draw", 40), 6: ("loss", 2)}, preferred=(24,))
     board = "X" + "." * 47 + "O"
     tree = explore(board)
     assert not tree.is_exact and tree.counts is None
     assert not tree.root.value.is_proved and tree.root.value.headline == "Unclear"
     first, second = tree.root.children
     assert (first.move, first.preferred, first.value.headline, first.value.tone) == (24, True, "Unclear", "unclear")
-    assert (second.move, second.preferred, second.value.winner, second.value.moves_left) == (5, False, "O", 1)
-    assert tree.root.unshown == 47 - 2
+    assert (second.move, second.preferred, second.value.winner, second.value.moves_left) == (5, False, None, 39)
+    # The proved loss is counted, not drawn: on 15×15 there can be two hundred of them.
+    assert (tree.root.unshown, tree.root.lost) == (47 - 3, 1)
+
+
+def test_a_proved_loss_on_a_big_board_is_shown_when_preferred_or_opened(monkeypatch):
+    fake_search(monkeypatch, proved={5: ("loss", 2), 6: ("loss", 4), 7: ("loss", 2)}, preferred=(6,))
+    tree = explore("X" + "." * 47 + "O", (7,))
+    assert [child.move for child in tree.root.children] == [6, 7]
+    assert (tree.root.unshown, tree.root.lost) == (47 - 3, 1)
+    assert tree.node((7,)).value.winner == "O"
+
+
+def test_the_big_board_tree_page_counts_the_proved_losses_it_leaves_out(client, monkeypatch):
+    fake_search(monkeypatch, proved={5: ("loss", 2), 6: ("loss", 2)}, preferred=(24,))
+    html = client.get("/tree?board=7x7").get_data(as_text=True)
+    assert "The 2 other moves are proved to lose, so they are left out too." in html
+    assert html.count('class="tree-node') == 1  # the preferred move's card alone
 
 
 def test_a_move_opened_on_a_big_board_is_shown_though_neither_proved_nor_preferred(monkeypatch):
@@ -496,13 +512,13 @@ def test_a_move_the_search_never_weighed_says_so_only_where_nothing_is_proved(mo
     real_search(monkeypatch)
     import webapp.tree
 
-    # Two squares the search never weighs: one proved lost, the other opened by the visitor.
+    # Two squares the search never weighs: one proved drawn, the other opened by the visitor.
     view = big.view(QUIET_7, QUICK)
     never = [cell for cell in position(QUIET_7).legal_moves() if view.score(cell) is None]
-    lost, visited = never[0], never[-1]
-    monkeypatch.setattr(webapp.tree, "analyze", lambda board: {**fake_values(board), lost: ("loss", 2)})
+    drawn, visited = never[0], never[-1]
+    monkeypatch.setattr(webapp.tree, "analyze", lambda board: {**fake_values(board), drawn: ("draw", 40)})
     root = explore(QUIET_7, (visited,)).root
-    proved, opened_move = (next(child for child in root.children if child.move == cell) for cell in (lost, visited))
+    proved, opened_move = (next(child for child in root.children if child.move == cell) for cell in (drawn, visited))
     assert proved.value.is_proved and proved.estimate is None
     assert opened_move.estimate == Estimate("O", None, False) and opened_move.estimate.words == "not weighed"
 

@@ -124,6 +124,9 @@ class Node:
     unshown: int = 0  # on a board that is not solved: the unclear moves left out of ``children``
     search: View | None = None  # on a board that is not solved, once opened: what the search made of it
     estimate: Estimate | None = None  # on a board that is not solved: the search's figure for this move
+    # On a board that is not solved: the moves proved to lose, left out of ``children`` (on 15×15 there can be
+    # two hundred of them, a page of half a megabyte on a phone) unless the search prefers one or the path goes on.
+    lost: int = 0
 
     @property
     def n(self) -> int:
@@ -353,6 +356,11 @@ def estimate(view: View | None, side: str, move: int, proved: bool) -> Estimate 
     return Estimate(side, figure, figure is not None and figure == view.top)
 
 
+# On a board that is not solved, the proved results shown beside the search's choices: a proved loss is
+# only counted, unless the search prefers it (every move loses) or the path goes through it.
+SHOWN = frozenset({"win", "draw"})
+
+
 def explore(board: str, path: tuple[int, ...] = ()) -> Tree:
     """The tree below ``board`` with the root and every node along ``path`` opened one level."""
     root = position(board)
@@ -369,19 +377,18 @@ def explore(board: str, path: tuple[int, ...] = ()) -> Tree:
         return "draw" if winner is None else "win" if winner == side else "loss"
 
     def build(pos: Position, node_path: tuple[int, ...], value: Value, preferred=False, guess=None) -> Node:
-        children, unshown, view = None, 0, None
+        children, unshown, lost, view = None, 0, 0, None
         if node_path == path[: len(node_path)] and not pos.is_over():
             values = analyze(pos.board)
             # On a board that is not solved, the search's choice is its preference, shown as such, with
             # what it saw. One search per opened node, the very one the top level plays from (remembered).
             view = search_view(pos.board)
             chosen = view.best if view else ()
-            shown = [
-                cell
-                for cell, (result, _) in values.items()
-                if size.is_solved() or result != "unclear" or cell in chosen or path[len(node_path) :][:1] == (cell,)
-            ]
-            unshown = len(values) - len(shown)
+            followed = path[len(node_path) :][:1]
+            kept = [cell for cell in values if size.is_solved() or cell in chosen or (cell,) == followed]
+            shown = kept + [cell for cell, (result, _) in values.items() if cell not in kept and result in SHOWN]
+            lost = sum(1 for cell, (result, _) in values.items() if cell not in shown and result == "loss")
+            unshown = len(values) - len(shown) - lost
             children = tuple(
                 # analyze() counts the move into the child; the child's board shows the game after it.
                 build(
@@ -394,7 +401,7 @@ def explore(board: str, path: tuple[int, ...] = ()) -> Tree:
                 for cell in sorted(shown, key=lambda cell: (cell not in chosen, cell))
             )
         pruned = bool(visited) and node_path not in visited
-        return Node(pos.board, node_path, value, pos.is_over(), pruned, children, preferred, unshown, view, guess)
+        return Node(pos.board, node_path, value, pos.is_over(), pruned, children, preferred, unshown, view, guess, lost)
 
     return Tree(build(root, (), root_value(root, tone)), path, side, counts(board), size)
 

@@ -197,7 +197,8 @@ def test_the_7x7_tree_shows_unclear_values_and_the_search_accessibly(
     from webapp.engine.hard import Budget
 
     def analyze(board):
-        return {c: ("loss", 2) if c == 5 else ("unclear", None) for c, mark in enumerate(board) if mark == "."}
+        proved = {5: ("draw", 30), 6: ("loss", 2)}
+        return {c: proved.get(c, ("unclear", None)) for c, mark in enumerate(board) if mark == "."}
 
     budget = Budget(nodes=3000)
     monkeypatch.setattr(webapp.tree, "analyze", analyze)
@@ -214,7 +215,9 @@ def test_the_7x7_tree_shows_unclear_values_and_the_search_accessibly(
     expect(page.get_by_text(re.compile(r"^Hard looked \d+ moves ahead"))).to_have_count(2)
     expect(page.get_by_text(f"Hard looked {root.depth} moves ahead").first).to_be_visible()
     replies = page.get_by_role("list", name=re.compile(r"^Replies to O in")).get_by_role("listitem")
-    expect(replies).to_have_count(len({*reply.best, 5}))  # the ones the search prefers, and the proved loss
+    expect(replies).to_have_count(len({*reply.best, 5}))  # the ones the search prefers, and the proved draw
+    if 6 not in reply.best:  # a proved loss is counted, not drawn as a card
+        expect(page.get_by_text("The 1 other reply is proved to lose, so it is left out.")).to_be_visible()
     expect(replies.first).to_contain_text("Search’s estimate for X")
     expect(page.locator(".tree-preferred")).to_have_count(len(root.best) + len(reply.best))
     expect(page.locator(".tree-card.tone-unclear").first).to_contain_text("Unclear")
