@@ -309,6 +309,33 @@ def test_outlook_claims_nothing_unproved_on_the_big_boards():
     assert outlook(position("." * 225)) == ("unclear", None)
 
 
+@pytest.mark.parametrize(
+    ("board", "expected"),
+    [
+        # 3×3, the packed solver: X to move wins at once; a corner opening holds the draw for 8 more plies.
+        ("XX.OO....", ("win", 1)),
+        ("X........", ("draw", 8)),
+        # O to move must block the diagonal at 8; X then forks and wins 4 plies from now.
+        ("XO..X....", ("loss", 4)),
+        # X to move against O's edge beside its corner wins in 5 plies.
+        ("XO.......", ("win", 5)),
+        # Finished games: O, to move, has lost; a full board is drawn; nothing is left to play.
+        ("XXXOO....", ("loss", 0)),
+        ("XOXXOOOXX", ("draw", 0)),
+        # 4×4, the exact search: X to move completes the top row at once.
+        ("XXX.OOO." + "." * 8, ("win", 1)),
+        # 4×4 and 7×7, finished: O, to move, has lost; the solver of positions only reads the result.
+        ("XXXXOOO." + "." * 8, ("loss", 0)),
+        ("XXXXX.." + "OOOO..." + "." * 35, ("loss", 0)),
+    ],
+)
+def test_outlook_is_the_result_with_perfect_play_and_the_plies_to_the_end(board, expected):
+    from webapp.engine.boards import position
+    from webapp.engine.levels import outlook
+
+    assert outlook(position(board)) == expected
+
+
 @pytest.mark.parametrize("cells", [16, 25])
 @pytest.mark.parametrize("level", ["random", "one-ply"])
 def test_easy_and_medium_on_bigger_boards_keep_nothing(cells, level):
