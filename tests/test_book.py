@@ -173,17 +173,18 @@ def test_make_book_fresh_solves_every_entry_again(solved, tmp_path, capsys):
     assert [line.split()[:2] for line in err.splitlines()] == [[str(i), b] for i, b in enumerate(solved, start=1)]
 
 
-def test_an_interrupted_build_goes_on_from_the_partial_file(solved, tmp_path, monkeypatch, capsys):
-    wanted = book_depth_2()
+def test_an_interrupted_build_goes_on_from_the_book_and_the_partial_file(solved, tmp_path, monkeypatch):
+    wanted = sorted(book_depth_2().items())
     out = tmp_path / "book.bin"
     partial = tmp_path / "book.partial"
-    first_three = dict(sorted(wanted.items())[:3])
-    partial.write_bytes(book.encode(first_three, 0))
+    in_the_book, in_the_partial = dict(wanted[:2]), dict(wanted[2:5])
+    out.write_bytes(book.encode(in_the_book, 4))
+    partial.write_bytes(book.encode(in_the_partial, 0))
     seen = []
 
     def solve_and_look(board):
         # What was saved beside the book before this entry: what was known, and every entry solved since.
-        seen.append(book.decode(partial.read_bytes())[1])
+        seen.append(book.decode(partial.read_bytes()))
         return book.load()[1][book.key_of(board)[0]]
 
     monkeypatch.setattr(book, "solve_entry", solve_and_look)
@@ -191,10 +192,12 @@ def test_an_interrupted_build_goes_on_from_the_partial_file(solved, tmp_path, mo
     monkeypatch.setattr(book, "PATH", out)
     monkeypatch.setattr(book, "DEPTH", 2)
     assert book.main([]) == 0
-    assert len(seen) == 4
-    assert [len(s) for s in seen] == [3, 4, 5, 6]
-    assert all(first_three.items() <= s.items() for s in seen)
-    assert book.decode(out.read_bytes()) == (2, wanted)
+    # Two left to solve: before the first, the partial file as it was; after it, all that is known so far,
+    # marked as no book yet (depth 0).
+    assert seen[0] == (0, in_the_partial)
+    assert seen[1][0] == 0 and len(seen[1][1]) == 6
+    assert (in_the_book | in_the_partial).items() <= seen[1][1].items()
+    assert book.decode(out.read_bytes()) == (2, dict(wanted))
     assert not partial.exists()
 
 

@@ -347,3 +347,25 @@ def test_easy_and_medium_on_bigger_boards_keep_nothing(cells, level):
         board = (board + "." * cells)[:cells]
         assert levels.candidates(board, level)
     assert levels._candidates.cache_info().currsize == before
+
+
+@pytest.mark.parametrize(("n", "k"), [(3, 3), (4, 4), (5, 4)])
+def test_a_packed_game_on_a_bigger_board_plays_and_keys_as_the_positions_do(n, k):
+    # Built here, not at import: the module's PACKED (3×3) is made before any test can change a line.
+    from webapp.engine.rules import geometry
+
+    game = PackedTicTacToe(geometry(n, k))
+    pos = Position.empty(n, k).play(1).play(n * n - 1).play(n)
+    state = game.state(pos)
+    assert game.board(state) == pos.board
+    assert game.board(game.play(state, 2)) == pos.play(2).board
+    twins = {game.key(game.state(parse(board, n, k))) for board in pos.symmetric_boards()}
+    assert twins == {game.key(state)}
+    assert game.key(game.state(pos.play(2))) != game.key(state)
+
+
+def test_a_packed_game_holds_boards_of_32_cells_at_most():
+    from webapp.engine.rules import geometry
+
+    with pytest.raises(ValueError, match=r"^A packed board holds at most 32 cells; this one has 36\.$"):
+        PackedTicTacToe(geometry(6, 4))
