@@ -352,6 +352,7 @@ def test_easy_and_medium_on_bigger_boards_keep_nothing(cells, level):
 @pytest.mark.parametrize(("n", "k"), [(3, 3), (4, 4), (5, 4)])
 def test_a_packed_game_on_a_bigger_board_plays_and_keys_as_the_positions_do(n, k):
     # Built here, not at import: the module's PACKED (3×3) is made before any test can change a line.
+    from webapp.engine.levels import static_value, terminal_value
     from webapp.engine.rules import geometry
 
     game = PackedTicTacToe(geometry(n, k))
@@ -362,6 +363,14 @@ def test_a_packed_game_on_a_bigger_board_plays_and_keys_as_the_positions_do(n, k
     twins = {game.key(game.state(parse(board, n, k))) for board in pos.symmetric_boards()}
     assert twins == {game.key(state)}
     assert game.key(game.state(pos.play(2))) != game.key(state)
+    assert game.static_value(state) == static_value(pos)
+    # A finished position handed in from outside is known to be over, with its value, at once.
+    won = Position.empty(n, k)
+    for cell in (0, n, 1, n + 1, 2, n + 2, 3)[: 2 * k - 1]:
+        won = won.play(cell)
+    assert won.winner == "X"
+    assert game.terminal_value(game.state(won)) == terminal_value(won) < 0
+    assert game.moves(game.state(won)) == ()
 
 
 def test_a_packed_game_holds_boards_of_32_cells_at_most():
