@@ -59,3 +59,8 @@ def test_position_reads_the_board_with_its_own_k():
 def test_position_still_checks_the_marks():
     with pytest.raises(InvalidBoardError, match="X moves first"):
         position("OO" + "." * 14)
+
+
+def test_what_is_not_text_is_named_so_in_the_message():
+    with pytest.raises(UnknownBoardSizeError, match=r"^A board has 9, .* cells \(3×3, .*\); this is not text\.$"):
+        board_for(None)

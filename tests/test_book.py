@@ -97,3 +97,116 @@ def test_a_board_outside_the_book_is_not_found():
 def test_a_file_that_is_not_this_book_is_refused(data, message):
     with pytest.raises(ValueError, match=message):
         book.decode(data)
+
+
+# --- the builder (`make book`), with the solving itself replaced by the shipped book's answers ---------
+
+
+def book_depth_2() -> dict[int, tuple[int, bytes]]:
+    """The entries of a book of depth 2: the empty board (Impossible is X) and X's six first moves (it is O)."""
+    keys = {book.key_of(board)[0] for board in book.positions(2, lambda board: book.lookup(board).candidates)}
+    return {key: book.load()[1][key] for key in keys}
+
+
+@pytest.fixture
+def solved(monkeypatch):
+    """Each board the builder solves, in order; the answer is the shipped book's, so nothing is searched."""
+    boards = []
+
+    def from_the_book(board):
+        boards.append(board)
+        return book.load()[1][book.key_of(board)[0]]
+
+    monkeypatch.setattr(book, "solve_entry", from_the_book)
+    return boards
+
+
+def test_the_builder_solves_each_position_once_and_logs_and_saves_after_each(solved):
+    wanted = book_depth_2()
+    assert len(wanted) == 7
+    logged, saved = [], []
+    entries = book.build(2, log=logged.append, known={}, save=lambda so_far: saved.append(dict(so_far)))
+    assert entries == wanted
+    assert sorted(book.key_of(board)[0] for board in solved) == sorted(wanted)
+    assert all(board == book.canonical_text(book.key_of(board)[0]) for board in solved)
+    assert [len(s) for s in saved] == [1, 2, 3, 4, 5, 6, 7]
+    assert saved[-1] == wanted
+    assert len(logged) == 7
+    for number, (line, board) in enumerate(zip(logged, solved, strict=True), start=1):
+        assert line.split()[:2] == [str(number), board]
+        assert line.endswith(" s")
+        assert line.startswith(f"{number:5} ")
+
+
+def test_the_builder_takes_known_entries_as_they_are(solved):
+    wanted = book_depth_2()
+    empty_key = book.key_of("." * 25)[0]
+    odd = (wanted[empty_key][0], bytes(25))  # not what a search would say: the builder must not look
+    entries = book.build(2, known={empty_key: odd})
+    assert entries == wanted | {empty_key: odd}
+    assert len(solved) == 6
+    assert "." * 25 not in solved
+    assert book.build(2, known=wanted) == wanted
+    assert len(solved) == 6  # nothing more solved, and no log or save needed
+
+
+def test_make_book_keeps_the_entries_it_has_and_writes_the_file(solved, tmp_path, capsys):
+    out = tmp_path / "book.bin"
+    out.write_bytes(book.PATH.read_bytes())
+    assert book.main(["--depth", "2", "--out", str(out)]) == 0
+    assert solved == []
+    assert book.decode(out.read_bytes()) == (2, book_depth_2())
+    assert not out.with_suffix(".partial").exists()
+    printed = capsys.readouterr().out
+    assert printed.startswith(f"7 positions, {out.stat().st_size:,} bytes, ")
+    assert printed.rstrip().endswith(f"s of CPU: {out}")
+
+
+def test_make_book_fresh_solves_every_entry_again(solved, tmp_path, capsys):
+    out = tmp_path / "book.bin"
+    out.write_bytes(book.PATH.read_bytes())
+    assert book.main(["--depth", "2", "--out", str(out), "--fresh"]) == 0
+    assert len(solved) == 7
+    assert book.decode(out.read_bytes()) == (2, book_depth_2())
+    err = capsys.readouterr().err
+    # One line per entry solved, on stderr: its number, the board, the CPU seconds it took.
+    assert [line.split()[:2] for line in err.splitlines()] == [[str(i), b] for i, b in enumerate(solved, start=1)]
+
+
+def test_an_interrupted_build_goes_on_from_the_book_and_the_partial_file(solved, tmp_path, monkeypatch):
+    wanted = sorted(book_depth_2().items())
+    out = tmp_path / "book.bin"
+    partial = tmp_path / "book.partial"
+    in_the_book, in_the_partial = dict(wanted[:2]), dict(wanted[2:5])
+    out.write_bytes(book.encode(in_the_book, 4))
+    partial.write_bytes(book.encode(in_the_partial, 0))
+    seen = []
+
+    def solve_and_look(board):
+        # What was saved beside the book before this entry: what was known, and every entry solved since.
+        seen.append(book.decode(partial.read_bytes()))
+        return book.load()[1][book.key_of(board)[0]]
+
+    monkeypatch.setattr(book, "solve_entry", solve_and_look)
+    # The defaults: the package's book, of DEPTH moves.
+    monkeypatch.setattr(book, "PATH", out)
+    monkeypatch.setattr(book, "DEPTH", 2)
+    assert book.main([]) == 0
+    # Two left to solve: before the first, the partial file as it was; after it, all that is known so far,
+    # marked as no book yet (depth 0).
+    assert seen[0] == (0, in_the_partial)
+    assert seen[1][0] == 0 and len(seen[1][1]) == 6
+    assert (in_the_book | in_the_partial).items() <= seen[1][1].items()
+    assert book.decode(out.read_bytes()) == (2, dict(wanted))
+    assert not partial.exists()
+
+
+def test_the_walk_meets_each_position_once_and_the_builder_follows_the_candidates_it_solved(solved):
+    boards = list(book.positions(2, lambda board: book.lookup(board).candidates))
+    assert len(boards) == len(set(boards)) == 7
+    assert boards[0] == "." * 25  # Impossible as X first: the empty board
+    # Three moves deep, the positions Impossible meets as X depend on its own first choices.
+    shipped = book.load()[1]
+    walked = {book.key_of(board)[0] for board in book.positions(3, lambda board: book.lookup(board).candidates)}
+    assert book.build(3, known=shipped) == {key: shipped[key] for key in walked}
+    assert len(walked) > 7

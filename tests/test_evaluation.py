@@ -8,7 +8,7 @@ the centre it holds, − the same for the opponent's; 60 (THREAT) if it can comp
 
 import pytest
 
-from webapp.engine.levels import GAME, candidates, static_value
+from webapp.engine.levels import GAME, PACKED, candidates, static_value
 from webapp.engine.rules import parse
 from webapp.engine.search import children
 
@@ -118,3 +118,10 @@ def test_medium_prefers_a_win_to_a_block_and_a_block_to_a_quiet_move():
     assert candidates("XX.OO....", "one-ply") == (2,)
     # X X . / O . . / . . .  O to move: only 2 stops X's row; every other move leaves X a win on offer.
     assert candidates("XX.O.....", "one-ply") == (2,)
+
+
+@pytest.mark.parametrize("board", [".........", "X...O....", "XX.OO....", "X...X..O.", "XO..XO..."])
+def test_the_packed_game_judges_a_state_as_the_positions_evaluation_does(board):
+    # The solver's packed states are never judged in play (perfect play needs no evaluation), but the
+    # interface must agree with itself, as any game handed to a depth-limited search would be asked.
+    assert PACKED.static_value(PACKED.state(parse(board))) == static_value(parse(board))

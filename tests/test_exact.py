@@ -204,3 +204,8 @@ def test_impossible_never_loses(empty, opponent, side):
     for _ in range(2 if len(empty) == 16 else 1):
         end = play_game(empty, {side: "minimax", other(side): opponent}, rng)
         assert end.winner != other(side), end.board
+
+
+@pytest.mark.parametrize(("cells", "exact"), [(9, False), (16, True), (25, True), (49, False), (225, False)])
+def test_impossible_plays_by_the_exact_search_on_4x4_and_5x5_only(cells, exact):
+    assert perfect.is_exact_board("." * cells) is exact

@@ -239,3 +239,22 @@ def test_the_messages_for_a_move_that_cannot_be_played_now():
     with pytest.raises(GameOverError) as refused:
         parse("XXXOO....").play(8)
     assert str(refused.value) == "The game is over; start a new game to play again."
+
+
+@pytest.mark.parametrize(("n", "k", "count"), [(3, 3, 8), (3, 2, 20), (4, 4, 10), (4, 3, 24), (5, 4, 28), (7, 5, 60)])
+def test_the_lines_are_worked_out_afresh_as_every_run_of_k_in_four_directions(n, k, count):
+    # rules._lines itself, not the geometry that memoises it: a mutation run starts from a process that
+    # has built the common boards' geometry already, so only a direct call shows a changed line.
+    from webapp.engine.rules import _lines
+
+    lines = _lines(n, k)
+    assert len(lines) == len(set(lines)) == count
+    assert set(lines) == set(geometry(n, k).lines)
+    expected = set()
+    for row in range(n):
+        for col in range(n):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(row + dr * i, col + dc * i) for i in range(k)]
+                if all(0 <= r < n and 0 <= c < n for r, c in cells):
+                    expected.add(tuple(r * n + c for r, c in cells))
+    assert set(lines) == expected

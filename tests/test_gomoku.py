@@ -148,3 +148,126 @@ def test_weights_tell_the_strongest_shape():
     # The thresholds the threat scans rely on.
     for shape in (FOUR, OPEN_FOUR, FIVE):
         assert WEIGHTS[shape] > 4 * WEIGHTS[shape - 1]
+
+
+def test_a_moves_score_is_its_weight_in_attack_then_in_defence():
+    # 15×15: X has an open three on the top row (columns 4 to 6); O two stones on the bottom row.
+    text = "....XXX" + "." * 8 + "." * 195 + "OO" + "." * 13
+    g = Gomoku.from_text(text, 15, 5)
+    assert g.mover == "O"
+    attack, defence = g.score(3)
+    # O gains little at 3; X, were it to move, would make an open four there.
+    assert (attack, defence) == (g.so[3], g.sx[3])
+    assert defence >= WEIGHTS[OPEN_FOUR] > attack
+    g.play(224)
+    assert g.mover == "X"
+    assert g.score(3) == (g.sx[3], g.so[3])
+    assert g.score(3)[0] >= WEIGHTS[OPEN_FOUR]
+
+
+@pytest.mark.parametrize(("n", "k"), BIG)
+def test_a_fresh_layout_knows_each_cells_neighbours_windows_and_keys(n, k):
+    # A new Layout, not the memoised one: a mutation run starts from a process that has built those.
+    from webapp.engine.gomoku import DIRECTIONS, Layout
+
+    lay = Layout(n, k)
+    assert lay.centre == (n // 2) * (n + 1)
+    for cell in range(n * n):
+        r0, c0 = divmod(cell, n)
+        near = {r * n + c for r in range(n) for c in range(n) if 0 < max(abs(r - r0), abs(c - c0)) <= 2}
+        assert set(lay.near[cell]) == near
+        for d, (dr, dc) in enumerate(DIRECTIONS):
+            along = [(r0 + dr * s, c0 + dc * s) for s in range(-(k - 1), k)]
+            reach = [r * n + c for r, c in along if 0 <= r < n and 0 <= c < n]
+            assert [other for other, _, _ in lay.reach[cell][d]] == reach
+            assert all(slot == other * 4 + d for other, _, slot in lay.reach[cell][d])
+            # Each cell's window along a direction: k-1 cells either side, edge marks past the board.
+            at = lay.index[d][cell]
+            window = lay.texts[d][at - (k - 1) : at + k]
+            assert window == "".join("." if 0 <= r < n and 0 <= c < n else "#" for r, c in along)
+    again = Layout(n, k)
+    assert again.zobrist == lay.zobrist  # the same keys in every process
+    keys = lay.zobrist["X"] + lay.zobrist["O"]
+    assert len(set(keys)) == 2 * n * n and max(keys) < 2**64 and max(keys) >= 2**60
+
+
+def test_the_evaluation_counts_the_side_to_moves_chances_a_quarter_more():
+    text = "O.....O" + "......." + "......." + ".XXX..." + "......." + "O......" + "......."
+    g = Gomoku.from_text(text, 7, 5)
+    assert g.mover == "X" and g.tx % 4  # so that a quarter of it is not a whole number
+    assert g.evaluate() == g.tx + g.tx // 4 - g.to
+    assert isinstance(g.evaluate(), int)
+    g.play(42)
+    assert g.evaluate() == g.to + g.to // 4 - g.tx
+
+
+def test_play_and_undo_keep_the_positions_key_whatever_the_order():
+    g = Gomoku(15, 5)
+    start = g.key()
+    for move in (112, 113, 97, 128):
+        g.play(move)
+    after = g.key()
+    other = Gomoku(15, 5)
+    for move in (97, 128, 112, 113):  # the same stones for each side, in another order
+        other.play(move)
+    assert other.key() == after != start
+    g.undo()
+    g.undo()
+    two = Gomoku(15, 5)
+    two.play(112)
+    two.play(113)
+    assert g.key() == two.key() != start
+    g.undo()
+    g.undo()
+    assert g.key() == start
+
+
+def test_an_empty_board_offers_the_centre_and_a_full_one_nothing():
+    assert Gomoku(7, 5).moves() == [24]
+    assert Gomoku(15, 5).moves() == [112]
+    full = "XXOXOOOOOOXXXOOXOOOXOXOXOXXXXXXOXOOOOXOXXXXXOXOOX"
+    assert Gomoku.from_text(full, 7, 5).moves() == []
+
+
+def test_moves_rank_attack_double_and_fours_rank_by_attack_then_defence():
+    # 15×15: each side has threes and twos about the middle, O to move.
+    text = list("." * 225)
+    for cell in (96, 97, 98, 126, 141, 80, 173):
+        text[cell] = "X"
+    for cell in (111, 112, 113, 127, 142, 65):
+        text[cell] = "O"
+    g = Gomoku.from_text("".join(text), 15, 5)
+    assert g.mover == "O"
+
+    def attack(c):
+        return g.score(c)[0]
+
+    def defence(c):
+        return g.score(c)[1]
+
+    ranked = sorted(g.candidates, key=lambda c: (-(2 * attack(c) + defence(c)), c))
+    assert g.moves() == ranked
+    assert g.moves(5) == ranked[:5]
+    # Ranked by mine alone or by three times mine, the order would differ here.
+    assert sorted(g.candidates, key=lambda c: (-(3 * attack(c) + defence(c)), c)) != ranked
+    assert sorted(g.candidates, key=lambda c: (-(2 * defence(c) + attack(c)), c)) != ranked
+    fours = [c for c in g.candidates if attack(c) >= WEIGHTS[FOUR]]
+    assert len(fours) > 1
+    assert g.forcing() == sorted(fours, key=lambda c: (-attack(c), -defence(c), c))
+    assert sorted(fours, key=lambda c: (attack(c), -defence(c), c)) != g.forcing()
+    assert sorted(fours, key=lambda c: (-attack(c), defence(c), c)) != g.forcing()
+    # And with X to move, X's fours first, ranked by what they would also take from O.
+    g.play(0)
+    fours = [c for c in g.candidates if attack(c) >= WEIGHTS[FOUR]]
+    assert g.mover == "X" and len(fours) > 1
+    assert g.forcing() == sorted(fours, key=lambda c: (-attack(c), -defence(c), c))
+
+
+def test_of_two_equally_strong_fours_the_one_that_also_blocks_more_comes_first():
+    # X to move with a three in the middle row (111 to 113); O's stones at 83, 96 and 97 above it.
+    text = "." * 83 + "O" + "." * 12 + "OO" + "." * 13 + "XXX" + "." * 111
+    g = Gomoku.from_text(text, 15, 5)
+    assert g.mover == "X"
+    # 115 and 109 each make a four worth the same; 115 also takes more from O, so it goes first.
+    assert g.forcing() == [110, 114, 115, 109]
+    assert g.score(115)[0] == g.score(109)[0] and g.score(115)[1] > g.score(109)[1]

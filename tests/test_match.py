@@ -473,3 +473,28 @@ def test_a_whole_15x15_game_replays_to_a_draw():
     table = table_after(*moves, board="15x15", mode="hvh")
     assert table.ply == 225 and table.position.is_draw()
     assert replay(moves, "15x15") is replay(moves, "15x15")  # remembered, not replayed twice
+
+
+def test_a_new_game_needs_no_yes_unless_asked_and_the_question_names_what_changes():
+    table = Table().new_game(Settings(), rng()).move(4, rng())
+    # The buttons that start a new game say yes themselves: by default nothing is asked.
+    assert table.new_game(Settings(mode="hvh"), rng()).settings.mode == "hvh"
+    for settings, kind in [
+        (Settings(mode="hvh"), "Human vs Human"),
+        (Settings(mode="cvc"), "Computer vs Computer"),
+        (Settings(human="O"), "Human vs Computer"),
+        (Settings(board="4x4"), "4×4"),
+        (Settings(board="4x4", mode="hvh"), "4×4"),
+    ]:
+        with pytest.raises(ConfirmationNeeded, match=f"^Start a new {kind} game\\? This one will be abandoned\\.$"):
+            table.new_game(settings, rng(), confirmed=False)
+
+
+def test_play_from_reads_the_moves_on_the_board_of_the_settings_given():
+    on_4x4 = Settings(mode="hvh", board="4x4")
+    # Cell 15 exists only on 4×4; and X's top row of three has not won there.
+    table = Table().play_from((0, 15, 1, 14, 2), on_4x4, rng())
+    assert table.moves == (0, 15, 1, 14, 2)
+    assert table.position.to_move == "O"
+    with pytest.raises(GameOverError, match="That position is the end of the game"):
+        Table().play_from((0, 15, 1, 14, 2, 13, 3), on_4x4, rng())

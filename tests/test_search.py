@@ -2,7 +2,7 @@
 
 import pytest
 
-from webapp.engine.search import Bounds, Counter, Solver, alphabeta, best_move, children, lookahead_scores, minimax
+from webapp.engine.search import INF, Bounds, Counter, Solver, alphabeta, best_move, children, lookahead_scores, minimax
 
 
 class Nim:
@@ -106,3 +106,89 @@ def test_bounds_narrow_as_searches_report():
     assert b.narrowed(9, 0, 5) == Bounds(lower=9)  # failed high: at least 9
     assert b.narrowed(4, 0, 5) == Bounds(4, 4)
     assert Bounds(4, 4).is_exact()
+
+
+# --- the table's contract, the bounds, and the node counts the stats and tree pages show ------------
+
+
+def test_a_stored_bound_that_settles_the_window_is_returned_without_searching():
+    state = (9, 0)  # a win for the mover (value 1), but the table's word is taken as it stands
+    for bounds, alpha, beta, expected in [
+        (Bounds(lower=3), 0, 3, 3),  # at least 3, at the window's top: fails high at once
+        (Bounds(upper=0), 0, 3, 0),  # at most 0, at the window's bottom: fails low at once
+        (Bounds(2, 2), -5, 5, 2),  # exact
+    ]:
+        counter = Counter()
+        table = {NIM.key(state): bounds}
+        assert alphabeta(NIM, state, alpha, beta, table=table, counter=counter) == expected
+        assert counter.nodes == 1, bounds
+
+
+@pytest.mark.parametrize("board", ["X........", "X...O....", "XO..X....", "XO.OX...."])
+def test_the_table_is_keyed_on_each_positions_symmetry_class_and_keeps_the_value(board):
+    from webapp.engine.levels import GAME
+    from webapp.engine.rules import parse
+
+    pos = parse(board)
+    table = {}
+    value = alphabeta(GAME, pos, table=table)
+    assert value == minimax(GAME, pos)
+    assert table[GAME.key(pos)] == Bounds(value, value)  # searched with the full window: exact
+    assert len(table) > 1
+    assert all(key == GAME.key(parse(key)) for key in table)  # every key a canonical board
+
+
+def test_bounds_at_the_edge_of_the_window_are_bounds_not_values():
+    assert Bounds().narrowed(5, 5, 9) == Bounds(upper=5)  # equal to alpha: failed low
+    assert Bounds().narrowed(5, 0, 5) == Bounds(lower=5)  # equal to beta: failed high
+    assert Bounds(upper=8).narrowed(6, 0, 5) == Bounds(6, 8)  # a known upper bound is kept
+    assert Bounds(lower=-8).narrowed(-6, -5, 0) == Bounds(-8, -6)
+
+
+def test_children_come_in_the_games_order_unless_ordering_is_asked_for():
+    assert [m for m, _ in children(NIM, (6, 0))] == [1, 2, 3]
+    assert children(NIM, (6, 0), ordered=True)[0][0] == 2
+
+
+def searched_by_hand(state, ordered: bool, table: dict | None) -> int:
+    """The nodes best_move should count: the root, and each child's search with the window it is given."""
+    nodes, alpha = 1, -INF
+    for _, child in children(NIM, state, ordered=ordered):
+        counter = Counter()
+        alpha = max(alpha, -alphabeta(NIM, child, -INF, -alpha, ordered=ordered, table=table, counter=counter))
+        nodes += counter.nodes
+    return nodes
+
+
+@pytest.mark.parametrize("pile", [9, 14])
+def test_best_moves_node_count_is_the_root_and_what_each_childs_search_visited(pile):
+    # The stats page shows these counts, so they must be the searches' own, not approximately them.
+    state = (pile, 0)
+    counter = Counter()
+    assert best_move(NIM, state, prune=False, counter=counter) == (pile % 4, 1)
+    assert counter.nodes == minimax_nodes(state)
+    counts = {}
+    for ordered, table in [(False, None), (True, None), (True, {})]:
+        counter = Counter()
+        options = {"ordered": True} if ordered else {}
+        if table is not None:
+            options["table"] = {}
+        assert best_move(NIM, state, counter=counter, **options) == (pile % 4, 1)
+        assert counter.nodes == searched_by_hand(state, ordered, table)
+        counts[ordered, table is not None] = counter.nodes
+    # Pruning is the default, ordering is not, and each of them and the table saves nodes here.
+    assert minimax_nodes(state) > counts[False, False] > counts[True, False] > counts[True, True]
+
+
+def test_of_equal_moves_best_move_keeps_the_first():
+    assert best_move(NIM, (4, 0)) == (1, -1)  # every move loses
+    assert best_move(NIM, (4, 0), prune=False) == (1, -1)
+
+
+def test_a_counter_given_to_several_searches_adds_their_nodes_up():
+    once = Counter()
+    best_move(NIM, (9, 0), counter=once)
+    twice = Counter()
+    best_move(NIM, (9, 0), counter=twice)
+    best_move(NIM, (9, 0), counter=twice)
+    assert twice.nodes == 2 * once.nodes > 2

@@ -309,6 +309,33 @@ def test_outlook_claims_nothing_unproved_on_the_big_boards():
     assert outlook(position("." * 225)) == ("unclear", None)
 
 
+@pytest.mark.parametrize(
+    ("board", "expected"),
+    [
+        # 3×3, the packed solver: X to move wins at once; a corner opening holds the draw for 8 more plies.
+        ("XX.OO....", ("win", 1)),
+        ("X........", ("draw", 8)),
+        # O to move must block the diagonal at 8; X then forks and wins 4 plies from now.
+        ("XO..X....", ("loss", 4)),
+        # X to move against O's edge beside its corner wins in 5 plies.
+        ("XO.......", ("win", 5)),
+        # Finished games: O, to move, has lost; a full board is drawn; nothing is left to play.
+        ("XXXOO....", ("loss", 0)),
+        ("XOXXOOOXX", ("draw", 0)),
+        # 4×4, the exact search: X to move completes the top row at once.
+        ("XXX.OOO." + "." * 8, ("win", 1)),
+        # 4×4 and 7×7, finished: O, to move, has lost; the solver of positions only reads the result.
+        ("XXXXOOO." + "." * 8, ("loss", 0)),
+        ("XXXXX.." + "OOOO..." + "." * 35, ("loss", 0)),
+    ],
+)
+def test_outlook_is_the_result_with_perfect_play_and_the_plies_to_the_end(board, expected):
+    from webapp.engine.boards import position
+    from webapp.engine.levels import outlook
+
+    assert outlook(position(board)) == expected
+
+
 @pytest.mark.parametrize("cells", [16, 25])
 @pytest.mark.parametrize("level", ["random", "one-ply"])
 def test_easy_and_medium_on_bigger_boards_keep_nothing(cells, level):
@@ -320,3 +347,34 @@ def test_easy_and_medium_on_bigger_boards_keep_nothing(cells, level):
         board = (board + "." * cells)[:cells]
         assert levels.candidates(board, level)
     assert levels._candidates.cache_info().currsize == before
+
+
+@pytest.mark.parametrize(("n", "k"), [(3, 3), (4, 4), (5, 4)])
+def test_a_packed_game_on_a_bigger_board_plays_and_keys_as_the_positions_do(n, k):
+    # Built here, not at import: the module's PACKED (3×3) is made before any test can change a line.
+    from webapp.engine.levels import static_value, terminal_value
+    from webapp.engine.rules import geometry
+
+    game = PackedTicTacToe(geometry(n, k))
+    pos = Position.empty(n, k).play(1).play(n * n - 1).play(n)
+    state = game.state(pos)
+    assert game.board(state) == pos.board
+    assert game.board(game.play(state, 2)) == pos.play(2).board
+    twins = {game.key(game.state(parse(board, n, k))) for board in pos.symmetric_boards()}
+    assert twins == {game.key(state)}
+    assert game.key(game.state(pos.play(2))) != game.key(state)
+    assert game.static_value(state) == static_value(pos)
+    # A finished position handed in from outside is known to be over, with its value, at once.
+    won = Position.empty(n, k)
+    for cell in (0, n, 1, n + 1, 2, n + 2, 3)[: 2 * k - 1]:
+        won = won.play(cell)
+    assert won.winner == "X"
+    assert game.terminal_value(game.state(won)) == terminal_value(won) < 0
+    assert game.moves(game.state(won)) == ()
+
+
+def test_a_packed_game_holds_boards_of_32_cells_at_most():
+    from webapp.engine.rules import geometry
+
+    with pytest.raises(ValueError, match=r"^A packed board holds at most 32 cells; this one has 36\.$"):
+        PackedTicTacToe(geometry(6, 4))

@@ -325,3 +325,44 @@ def test_a_short_cookie_is_not_compressed_and_a_long_one_is(app):
     assert sign(app, long).startswith(".") and len(sign(app, long)) < 300
     for data in (short, long):
         assert flask_signer(app).loads(sign(app, data)) == data
+
+
+def test_a_payload_is_compressed_only_past_the_threshold():
+    serializer = state._CookieSerializer("key", salt="salt", serializer=state.PlainJSON())
+    at, past = "a" * (state.COMPRESS_FROM - 2), "a" * (state.COMPRESS_FROM - 1)  # JSON adds the two quotes
+    assert not serializer.dump_payload(at).startswith(b".")
+    assert serializer.dump_payload(past).startswith(b".")  # zlib's form, which itsdangerous marks with a dot
+    for text in (at, past):
+        assert serializer.loads(serializer.dumps(text)) == text
+
+
+def test_the_cookie_serializer_keeps_one_signer_for_its_own_salt_and_makes_one_for_another():
+    serializer = state._CookieSerializer("key", salt="salt", serializer=state.PlainJSON())
+    mine = serializer.make_signer()
+    assert mine.salt == b"salt"
+    assert serializer.make_signer() is mine
+    assert serializer.make_signer(b"salt") is mine  # itsdangerous keeps the salt as bytes
+    other = serializer.make_signer("pepper")
+    assert other.salt == b"pepper"
+    assert other is not mine
+
+
+def test_the_session_keeps_one_fast_serializer_per_set_of_keys_and_at_most_five(app):
+    interface = app.session_interface
+    assert isinstance(interface, state.GameSessionInterface)
+    serializer = interface.get_signing_serializer(app)
+    assert interface.get_signing_serializer(app) is serializer
+    # The parts that make it fast: the signer that derives its key once, HMAC-SHA1 in one call into C,
+    # and plain JSON. The signatures are Flask's own either way (test_the_cookie_is_flasks_own_both_ways).
+    signer = serializer.make_signer()
+    assert isinstance(signer, state._Signer)
+    assert isinstance(signer.algorithm, state._SHA1)
+    assert serializer.serializer is interface.serializer
+    fresh = state.GameSessionInterface()
+    for number in range(1, 6):
+        app.secret_key = f"key {number}"
+        fresh.get_signing_serializer(app)
+        assert len(fresh._signers) == number
+    app.secret_key = "key 6"  # keys changed under a running app more than four times: the old ones go
+    fresh.get_signing_serializer(app)
+    assert list(fresh._signers) == [("key 6",)]
