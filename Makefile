@@ -42,7 +42,8 @@ bench: $(VENV)/.installed
 	$(BIN)/python -m webapp.solver bench
 
 # The 5×5 opening book shipped in webapp/engine/book5x5.bin: solved again by the exact search (about half
-# an hour of CPU for depth 6). Entries already in the file are kept; `make book BOOK_ARGS=--fresh` solves them all again.
+# an hour of CPU for depth 6). Entries already in the file are kept; `make book BOOK_ARGS=--fresh` solves
+# them all again.
 book: $(VENV)/.installed
 	$(BIN)/python -m webapp.engine.book $(BOOK_ARGS)
 
