@@ -15,9 +15,13 @@ from webapp.present import headline
 
 def box(page: Page, selector: str) -> dict:
     """Where an element is on the page (not in the window, which scrolls)."""
-    return page.locator(selector).evaluate(
-        "e => { const r = e.getBoundingClientRect();"
-        " return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height}; }"
+    expect(page.locator(selector)).to_be_visible()
+    # Found and measured in one script, in one task: a locator's element can be swapped out by htmx between
+    # being found and being measured, and a detached element measures 0 × 0 at the window's top.
+    return page.evaluate(
+        "s => { const r = document.querySelector(s).getBoundingClientRect();"
+        " return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height}; }",
+        selector,
     )
 
 
