@@ -2,13 +2,13 @@ import importlib
 import pkgutil
 
 import pytest
-from flask import Response, url_for
+from flask import url_for
 from support import HX, page, send
 
 import webapp
 from webapp.match import Table
 from webapp.present import controls_state, game_view
-from webapp.rendering import page_or_fragment, remembered_partial, vary_on
+from webapp.rendering import page_or_fragment, remembered_partial
 
 
 @pytest.mark.parametrize(
@@ -119,22 +119,3 @@ def test_no_cache_grows_with_what_visitors_send(app, client, headers):
 def test_templates_build_the_addresses_url_for_builds(app, endpoint, values):
     with app.test_request_context("/"):
         assert app.jinja_env.globals["url_for"](endpoint, **values) == url_for(endpoint, **values)
-
-
-@pytest.mark.parametrize(
-    ("before", "name", "after"),
-    [
-        (None, "HX-Request", "HX-Request"),
-        ("HX-Request", "Accept-Encoding", "HX-Request, Accept-Encoding"),
-        ("HX-Request, Accept-Encoding", "accept-encoding", "HX-Request, Accept-Encoding"),
-        ("Cookie,HX-Request", "HX-Request", "Cookie,HX-Request"),
-        ("Accept-Encoding-Extra", "Accept-Encoding", "Accept-Encoding-Extra, Accept-Encoding"),
-    ],
-)
-def test_vary_on_adds_a_name_once(before, name, after):
-    response = Response()
-    if before is not None:
-        response.headers["Vary"] = before
-    vary_on(response, name)
-    assert response.headers.get_all("Vary") == [after]
-    assert {n.strip().lower() for n in after.split(",")} == set(response.vary.as_set(preserve_casing=False))

@@ -366,3 +366,42 @@ def test_the_session_keeps_one_fast_serializer_per_set_of_keys_and_at_most_five(
     app.secret_key = "key 6"  # keys changed under a running app more than four times: the old ones go
     fresh.get_signing_serializer(app)
     assert list(fresh._signers) == [("key 6",)]
+
+
+class FlaskSaving(state.GameSessionInterface):
+    """The game's session as Flask's own save_session would write it."""
+
+    save_session = SecureCookieSessionInterface.save_session
+
+
+def session_after(change):
+    """A session that held a game, after ``change``; one that held nothing if ``change`` is None."""
+    opened = state.GameSessionInterface.session_class({"game": GOOD} if change else {})
+    opened.accessed = opened.modified = False
+    if change:
+        change(opened)
+    return opened
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        None,  # a request that never looked: no Vary, no cookie
+        lambda s: s.get("game"),  # looked only: Vary, no cookie
+        lambda s: s.update(notice="Hi."),  # changed: a new cookie
+        lambda s: s.clear(),  # emptied: the cookie is deleted
+        lambda s: setattr(s, "permanent", True),  # permanent: written again with its expiry date
+    ],
+)
+@pytest.mark.parametrize("vary", [None, "HX-Request"])
+def test_the_session_is_saved_with_the_headers_flask_would_send(app, monkeypatch, change, vary):
+    monkeypatch.setattr("itsdangerous.timed.time.time", lambda: 1_800_000_000)  # the same signature's time
+    answers = []
+    for interface in (state.GameSessionInterface(), FlaskSaving()):
+        response = app.response_class("")
+        if vary:
+            response.headers["Vary"] = vary
+        with app.test_request_context():
+            interface.save_session(app, session_after(change), response)
+        answers.append([(name, value) for name, value in response.headers if name in ("Vary", "Set-Cookie")])
+    assert answers[0] == answers[1]

@@ -9,6 +9,8 @@ from urllib.parse import urlencode
 from flask import Flask, current_app, make_response, render_template, request, url_for
 from markupsafe import Markup
 
+from webapp.headers import vary_on
+
 # What Werkzeug leaves unescaped in a query string (werkzeug.urls._urlencode), so that the
 # addresses built here are the very ones url_for builds.
 QUERY_SAFE = "!$'()*,/:;?@"
@@ -95,16 +97,3 @@ def page_or_fragment(page: str, fragment: str, status: int = 200, *, pure: bool 
     response = make_response(body, status)
     vary_on(response, "HX-Request")
     return response
-
-
-def vary_on(response, name: str) -> None:
-    """Add ``name`` to the response's Vary header.
-
-    Werkzeug's ``response.vary`` parses the whole header into a set and writes it back on every change,
-    a few percent of a move; the names added here are plain tokens, never quoted.
-    """
-    current = response.headers.get("Vary")
-    if not current:
-        response.headers["Vary"] = name
-    elif name.lower() not in (part.strip().lower() for part in current.split(",")):
-        response.headers["Vary"] = f"{current}, {name}"

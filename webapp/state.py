@@ -24,6 +24,7 @@ from itsdangerous.encoding import base64_encode, want_bytes
 from itsdangerous.signer import HMACAlgorithm
 
 from webapp.engine.boards import BOARDS, BY_KEY, DEFAULT
+from webapp.headers import vary_on
 from webapp.match import SCORE_TALLIES, Score, Scores, Settings, Table, Tally, check_board, check_difficulty, tally_name
 
 VERSION = "4"  # 3 was for 3×3 only; 2 had one score for every difficulty; 1 was a dictionary of fields
@@ -169,6 +170,36 @@ class GameSessionInterface(SecureCookieSessionInterface):
             opened.unreadable = True
             return opened
         return self.session_class(data)
+
+    def save_session(self, app, session, response) -> None:
+        """Flask's own, with its three rebuilds of the Vary header (a parse each) made one cheap edit."""
+        # A cookie read, written or deleted makes the answer depend on the cookie (headers in Flask's order).
+        if session.accessed:
+            vary_on(response, "Cookie")
+        if not session:
+            if session.modified:
+                response.delete_cookie(**self._cookie_options(app, with_expiry=False))
+                vary_on(response, "Cookie")
+            return
+        if not self.should_set_cookie(app, session):
+            return
+        text = self.get_signing_serializer(app).dumps(dict(session))
+        response.set_cookie(value=text, **self._cookie_options(app, with_expiry=True, session=session))
+        vary_on(response, "Cookie")
+
+    def _cookie_options(self, app, *, with_expiry: bool, session=None) -> dict:
+        options = {
+            "key": self.get_cookie_name(app),
+            "domain": self.get_cookie_domain(app),
+            "path": self.get_cookie_path(app),
+            "secure": self.get_cookie_secure(app),
+            "partitioned": self.get_cookie_partitioned(app),
+            "samesite": self.get_cookie_samesite(app),
+            "httponly": self.get_cookie_httponly(app),
+        }
+        if with_expiry:
+            options["expires"] = self.get_expiration_time(app, session)
+        return options
 
     def get_cookie_secure(self, app) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)

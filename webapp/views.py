@@ -13,6 +13,7 @@ from webapp import charts, state, stats
 from webapp.engine.boards import BOARDS, board_for, position
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError
 from webapp.forms import FormError, optional_choice, whole_number
+from webapp.headers import vary_on
 from webapp.match import (
     DIGEST_LENGTH,
     LEVEL_NAMES,
@@ -29,7 +30,7 @@ from webapp.match import (
     level_names,
 )
 from webapp.present import Confirmation, controls_state, game_view, score_view, status_of
-from webapp.rendering import is_htmx, page_or_fragment, vary_on
+from webapp.rendering import is_htmx, page_or_fragment
 from webapp.review_views import shared_position
 from webapp.solver import LEVELS, analyze, choose_move
 from webapp.tournament import StrengthFileError, standings, strength, tournament
