@@ -17,6 +17,7 @@ def create_app(test_config=None):
         assets,
         compression,
         errors,
+        forms,
         randomness,
         rendering,
         review_views,
@@ -43,6 +44,7 @@ def create_app(test_config=None):
     app.config.update(settings.from_environment() if test_config is None else test_config)
     settings.require_secret_key(app)
 
+    app.request_class = forms.GameRequest
     app.session_interface = state.GameSessionInterface()
     app.extensions["rng"] = randomness.generator(app.config["RANDOM_SEED"])
     # The platform's proxy terminates HTTPS and says so in X-Forwarded-Proto.

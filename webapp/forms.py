@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import io
+import re
 from collections.abc import Callable, Mapping
+from urllib.parse import parse_qsl
+
+from flask import Request
+from werkzeug.datastructures import ImmutableMultiDict
+from werkzeug.exceptions import ClientDisconnected
+from werkzeug.utils import cached_property
 
 
 class FormError(ValueError):
@@ -23,3 +31,56 @@ def optional_choice(form: Mapping[str, str], name: str, check: Callable[[str], s
     """The field ``name`` if it was sent, checked by ``check`` (which raises a ValueError); else None."""
     value = form.get(name)
     return None if value is None else check(value)
+
+
+# What htmx and browsers send for our forms, and no longer than any of them: anything else is Werkzeug's to read.
+URLENCODED = "application/x-www-form-urlencoded"
+SHORT_FORM = 4096
+# A Cookie header holding one cookie, whose value needs no unquoting: what a visitor's browser sends us.
+ONE_PLAIN_COOKIE = re.compile(r"([A-Za-z0-9_-]+)=([A-Za-z0-9_.-]*)")
+
+
+class GameRequest(Request):
+    """Flask's request, reading a short form and a lone session cookie directly, as Werkzeug would read them.
+
+    Werkzeug's general readers (a parser object, a limited stream, the limits looked up through the
+    app) cost a tenth of a move for a body of a few dozen bytes. The same items come out: anything
+    unusual (another content type, a long body, quoted or several cookies) takes Werkzeug's path.
+    """
+
+    def _load_form_data(self) -> None:
+        length = self.environ.get("CONTENT_LENGTH", "")
+        if (
+            "form" in self.__dict__
+            or self.shallow
+            or self.environ.get("CONTENT_TYPE") != URLENCODED
+            or not (length.isascii() and length.isdigit() and int(length) <= SHORT_FORM)
+            or getattr(self, "_cached_data", None) is not None
+        ):
+            return super()._load_form_data()
+        body = _read_exactly(self.environ["wsgi.input"], int(length))
+        try:
+            # % escapes that are not UTF-8 are kept as %XX text, by Werkzeug's own error handler.
+            items = parse_qsl(body.decode(), keep_blank_values=True, errors="werkzeug.url_quote")
+        except ValueError:
+            items = []  # a body that is not UTF-8: Werkzeug's parser reads it as an empty form
+        self.__dict__.update(
+            stream=io.BytesIO(), form=self.parameter_storage_class(items), files=self.parameter_storage_class()
+        )
+
+    @cached_property
+    def cookies(self) -> ImmutableMultiDict[str, str]:
+        if (found := ONE_PLAIN_COOKIE.fullmatch(self.environ.get("HTTP_COOKIE", ""))) is not None:
+            return self.dict_storage_class([found.groups()])
+        return super().cookies
+
+
+def _read_exactly(stream, length: int) -> bytes:
+    """``length`` bytes of ``stream``; a client that sends less has gone, as Werkzeug's stream would say."""
+    body = b""
+    while len(body) < length:
+        block = stream.read(length - len(body))
+        if not block:
+            raise ClientDisconnected()
+        body += block
+    return body
