@@ -185,7 +185,8 @@ class GameSessionInterface(SecureCookieSessionInterface):
             return
         text = self.get_signing_serializer(app).dumps(dict(session))
         response.set_cookie(value=text, **self._cookie_options(app, with_expiry=True, session=session))
-        vary_on(response, "Cookie")
+        if not session.accessed:  # else it is there already
+            vary_on(response, "Cookie")
 
     def _cookie_options(self, app, *, with_expiry: bool, session=None) -> dict:
         options = {
