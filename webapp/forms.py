@@ -33,7 +33,8 @@ def optional_choice(form: Mapping[str, str], name: str, check: Callable[[str], s
     return None if value is None else check(value)
 
 
-# What htmx and browsers send for our forms, and no longer than any of them: anything else is Werkzeug's to read.
+# What the game's forms send, with or without htmx: a urlencoded body of a few dozen bytes (a setup
+# form's question, the longest, is a few hundred). Anything else is left to Werkzeug.
 URLENCODED = "application/x-www-form-urlencoded"
 SHORT_FORM = 4096
 # A Cookie header holding one cookie, whose value needs no unquoting: what a visitor's browser sends us.
