@@ -5,10 +5,11 @@ from support import unfinished_boards
 
 from webapp.engine import big, levels
 from webapp.engine.big import UNCLEAR, View
+from webapp.engine.boards import BOARDS as CATALOGUE
 from webapp.engine.boards import BY_KEY, position
 from webapp.engine.hard import MATE, Budget
 from webapp.engine.levels import GAME, analyze
-from webapp.engine.rules import parse
+from webapp.engine.rules import geometry, parse
 from webapp.engine.search import Counter, alphabeta
 from webapp.stats import tree_size
 from webapp.tree import (
@@ -495,7 +496,27 @@ def test_a_search_with_no_look_ahead_says_why_and_shows_no_figure(monkeypatch):
     real_search(monkeypatch)
     root = explore("." * 49).root  # on the empty board only the centre is worth searching
     assert root.search.reason == "only" and [child.estimate for child in root.children] == [None]
-    assert root.search_words == "Only one move is worth weighing here, centre, so Hard plays it with no look-ahead."
+    assert root.search_words == (
+        "On an empty board Hard opens in the centre, with no look-ahead: no square lies on more of the lines "
+        "where 5 in a row can be made, and it leaves the most room on every side."
+    )
+
+
+@pytest.mark.parametrize("board", [b for b in CATALOGUE if not b.solved], ids=lambda b: b.key)
+def test_the_centre_lies_on_the_most_lines_as_the_opening_words_say(board):
+    lines = geometry(board.n, board.k).lines
+    through = [sum(cell in line for line in lines) for cell in range(board.cells)]
+    centre = board.cells // 2
+    assert through[centre] == max(through)  # on 15×15 many squares tie; on 7×7 none does
+    assert through.count(max(through)) == (1 if board.n == 7 else (board.n - 2 * (board.k - 1)) ** 2)
+
+
+def test_one_move_left_is_the_only_move_worth_weighing(monkeypatch):
+    real_search(monkeypatch)
+    # Pairs of columns, alternating by row: no five in a row anywhere, and the top-left corner left empty.
+    board = "." + "".join("X" if (c // 2 + r) % 2 == 0 else "O" for r in range(7) for c in range(7))[1:]
+    words = explore(board).root.search_words
+    assert words == "Only one move is worth weighing here, top-left, so Hard plays it with no look-ahead."
 
 
 @pytest.mark.parametrize("board", [EMPTY, "X...O....", NEAR_END_4, "." * 12 + "X" + "." * 12])

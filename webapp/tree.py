@@ -333,6 +333,12 @@ def search_words(board: str, view: View) -> str:
             f"once, so {them} must block it. It weighed {weighed}; it plays {cells}."
         )
     if view.reason == "only":
+        if set(board) == {"."}:
+            k = board_for(board).k
+            return (
+                f"On an empty board Hard opens in the {cells}, with no look-ahead: no square lies on more of the "
+                f"lines where {k} in a row can be made, and it leaves the most room on every side."
+            )
         return f"Only one move is worth weighing here, {cells}, so Hard plays it with no look-ahead."
     if view.reason == "unfinished":
         return (
