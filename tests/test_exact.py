@@ -309,3 +309,26 @@ def test_solve_values_match_plain_negamax_with_either_side_to_move():
         search = ExactSearch(4, 4)
         best = max((after(pos, m) for m in pos.legal_moves()), key=rank)
         assert perfect.describe(search.solve(pos.board), pos.board.count(".")) == as_words(best), pos.board
+
+
+def test_the_table_is_emptied_at_the_limit_given():
+    search = ExactSearch(4, 4, table_limit=20)
+    assert search.solve(TEN_DRAWS) == 0
+    assert 1 <= len(search.table) <= 20
+    unlimited = ExactSearch(4, 4)
+    unlimited.solve(TEN_DRAWS)
+    assert len(unlimited.table) > 20  # so the limit was reached
+
+
+def test_the_nodes_are_counted_from_nought():
+    search = ExactSearch(4, 4)
+    assert search.nodes == 0
+    search.value_of_move(TWO_WINS, 3)  # a win at once: no node
+    assert search.nodes == 0
+    search.value_of_move(TWO_WINS, 7)  # one node: O to move faces two completions
+    assert search.nodes == 1
+
+
+def test_a_board_of_the_wrong_size_is_refused_with_its_size():
+    with pytest.raises(ValueError, match="a 4×4 board has 16 cells, not 9"):
+        ExactSearch(4, 4).solve("." * 9)
