@@ -332,3 +332,9 @@ def test_the_nodes_are_counted_from_nought():
 def test_a_board_of_the_wrong_size_is_refused_with_its_size():
     with pytest.raises(ValueError, match="a 4×4 board has 16 cells, not 9"):
         ExactSearch(4, 4).solve("." * 9)
+
+
+def test_easy_on_4x4_is_not_the_exact_search():
+    empties = tuple(c for c, ch in enumerate(TWO_WINS) if ch == ".")
+    assert candidates(TWO_WINS, "random") == empties
+    assert candidates(TWO_WINS, "minimax") == (3, 12)

@@ -826,3 +826,13 @@ def test_the_nodes_a_search_visits_are_the_same_as_today(index):
     board = [*MIDDLEGAMES, QUIET_7, QUIET_15][index]
     nodes = tuple(search(Gomoku.from_text(board, *shape(board)), Budget(depth=d)).nodes for d in (2, 3, 4))
     assert nodes == NODES_PINNED[index]
+
+
+def test_easy_and_medium_asked_through_the_levels_never_search_on_the_big_boards():
+    g = Gomoku.from_text(QUIET_7, 7, 5)
+    assert levels.candidates(QUIET_7, "random") == tuple(g.legal())
+    assert levels.candidates(QUIET_7, "one-ply") == big.one_ply(g)
+
+
+def test_the_search_view_keeps_to_the_budget_given():
+    assert levels.search_view(QUIET_7, Budget(depth=1)).depth == 1
