@@ -836,3 +836,8 @@ def test_easy_and_medium_asked_through_the_levels_never_search_on_the_big_boards
 
 def test_the_search_view_keeps_to_the_budget_given():
     assert levels.search_view(QUIET_7, Budget(depth=1)).depth == 1
+
+
+def test_the_view_lists_equal_figures_by_cell():
+    result = hard.Result(best=(5,), value=10, depth=1, nodes=1, seconds=0.0, scores={9: 3, 2: 3, 5: 10})
+    assert big.View.of(result).scores == ((5, 10), (2, 3), (9, 3))
