@@ -338,3 +338,31 @@ def test_easy_on_4x4_is_not_the_exact_search():
     empties = tuple(c for c, ch in enumerate(TWO_WINS) if ch == ".")
     assert candidates(TWO_WINS, "random") == empties
     assert candidates(TWO_WINS, "minimax") == (3, 12)
+
+
+def test_a_position_three_cells_from_the_end_can_still_be_won_or_lost_there():
+    # O to move with six cells empty: 12 loses (X then makes two completions with three cells left).
+    pos = position("...OX.OXOXOX.X.O")
+    values = ExactSearch(4, 4).move_values(pos.board)
+    assert {m: perfect.describe(v, 6) for m, v in values.items()} == {m: as_words(after(pos, m)) for m in values}
+    assert values[12] == -WIN
+
+
+# The nodes that move_values and then best_moves visit today, pinned: the order the cells are tried in and the
+# bounds from the distance to the end decide them, and a change there that keeps every value shows only here.
+EXACT_NODES = {
+    "XOOOXXXO.O...X.X": 15,
+    ".O.X..XX.OO.OXOX": 30,
+    ".XXOX.OX.XO..O..": 576,
+    "OXOO.XX..OXXXXOO": 16,
+    "OXXX..XOO..OXOO.XXO.X.OX.": 70,
+    ".OX.OXXO..X..OXOOX..XOXOX": 50,
+}
+
+
+@pytest.mark.parametrize("board", sorted(EXACT_NODES))
+def test_the_nodes_the_exact_search_visits_are_the_same_as_today(board):
+    search = ExactSearch(int(len(board) ** 0.5), 4)
+    search.move_values(board)
+    search.best_moves(board)
+    assert search.nodes == EXACT_NODES[board]
