@@ -210,3 +210,9 @@ def test_the_walk_meets_each_position_once_and_the_builder_follows_the_candidate
     walked = {book.key_of(board)[0] for board in book.positions(3, lambda board: book.lookup(board).candidates)}
     assert book.build(3, known=shipped) == {key: shipped[key] for key in walked}
     assert len(walked) > 7
+
+
+def test_a_file_that_is_not_a_book_is_named_so():
+    with pytest.raises(ValueError) as refused:
+        book.decode(b"not a book")
+    assert str(refused.value) == "not a book file"

@@ -8,7 +8,7 @@ import pytest
 from webapp.engine import perfect
 from webapp.engine.bitboard import bit_geometry, bits_of, text_of
 from webapp.engine.boards import position
-from webapp.engine.exact import WIN, ExactSearch, OutOfBudget
+from webapp.engine.exact import WIN, ExactSearch, OutOfBudget, _interchangeable
 from webapp.engine.levels import WIN as LEVELS_WIN
 from webapp.engine.levels import analyze, candidates, choose_move
 from webapp.engine.rules import Position, other
@@ -209,3 +209,160 @@ def test_impossible_never_loses(empty, opponent, side):
 @pytest.mark.parametrize(("cells", "exact"), [(9, False), (16, True), (25, True), (49, False), (225, False)])
 def test_impossible_plays_by_the_exact_search_on_4x4_and_5x5_only(cells, exact):
     assert perfect.is_exact_board("." * cells) is exact
+
+
+# --- budgets, twins and the tie-break's windows (the second mutation run, docs/mutation.md) ---------------
+# Small 4×4 positions with few empty cells: each test takes milliseconds, so a changed line is caught fast.
+
+# X to move completes a line at 3 (the top row) or at 12 (the left column); six cells empty.
+TWO_WINS = "XXX.XOO.XOO..O.."
+# O to move: 0, 1, 10 and 11 are on no line either side can still complete, so they are alike.
+DEAD_CELLS = "..OX.O.OOX..X.XX"
+# X to move: ten moves hold the draw; the tie-break keeps 3 and 9 (see the test above).
+TEN_DRAWS = ".....OXXO.O.X..."
+
+
+def test_the_node_budget_in_force_before_a_call_is_in_force_after_it():
+    search = ExactSearch(4, 4, max_nodes=10**5)
+    search.move_values(TEN_DRAWS, total_nodes=500)
+    assert search.max_nodes == 10**5
+    search.best_move(TEN_DRAWS)
+    assert search.max_nodes == 10**5
+    search.optimal_moves(TEN_DRAWS, extra_nodes=50)
+    assert search.max_nodes == 10**5
+    search.best_moves(TEN_DRAWS, extra_nodes=50)
+    assert search.max_nodes == 10**5
+
+
+def test_the_budget_of_all_the_move_values_together():
+    empties = [c for c, ch in enumerate(TWO_WINS) if ch == "."]
+    search = ExactSearch(4, 4)
+    search.solve(TEN_DRAWS)  # nodes already counted: the budget runs from here
+    assert search.move_values(TWO_WINS, total_nodes=0) == dict.fromkeys(empties)  # not even a win at once
+    # One node: the win at 3 costs none; 7 costs the one node (O then faces both completions: a win in three
+    # plies); then nothing is left.
+    values = ExactSearch(4, 4).move_values(TWO_WINS, total_nodes=1)
+    assert list(values) == empties
+    assert values == {3: WIN + 5, 7: WIN + 3, 11: None, 12: None, 14: None, 15: None}
+
+
+def test_the_first_best_move_is_kept_and_others_only_within_the_extra_budget():
+    search = ExactSearch(4, 4)
+    assert search.best_move(TWO_WINS) == (WIN + 5, 3)
+    assert search.optimal_moves(TWO_WINS, extra_nodes=0) == (WIN + 5, (3,))
+    assert ExactSearch(4, 4).optimal_moves(TWO_WINS, extra_nodes=1) == (WIN + 5, (3, 12))  # 12 costs no node
+    assert ExactSearch(4, 4).optimal_moves(TEN_DRAWS, extra_nodes=0) == (0, (9,))
+
+
+def test_the_tie_break_is_skipped_when_its_budget_runs_out():
+    assert ExactSearch(4, 4).best_moves(TEN_DRAWS) == (3, 9)
+    assert ExactSearch(4, 4).best_moves(TEN_DRAWS, extra_nodes=0) == (9,)
+    # Enough to prove all ten draws, not enough for the tie-break among them: all ten are given.
+    assert ExactSearch(4, 4).best_moves(TEN_DRAWS, extra_nodes=1200) == (0, 1, 2, 3, 4, 9, 11, 13, 14, 15)
+    assert ExactSearch(4, 4).best_moves(TEN_DRAWS, extra_nodes=3000) == (3, 9)
+
+
+@pytest.mark.parametrize("board", [TEN_DRAWS, "..OXOX..OX..XX.O"])  # X to move draws; O to move is lost
+def test_the_tie_break_counts_the_replies_that_give_more_than_the_best_value(board):
+    search = ExactSearch(4, 4)
+    top, optimal = search.optimal_moves(board)
+    mark = "X" if board.count("X") == board.count("O") else "O"
+    mistakes = {}
+    for cell in optimal:
+        after = board[:cell] + mark + board[cell + 1 :]
+        replies = [c for c, ch in enumerate(after) if ch == "."]
+        mistakes[cell] = sum(ExactSearch(4, 4).value_of_move(after, r) < -top for r in replies)
+    most = max(mistakes.values())
+    assert search.best_moves(board) == tuple(c for c in optimal if mistakes[c] == most)
+    assert len(search.best_moves(board)) < len(optimal)
+
+
+def test_cells_on_no_open_line_are_searched_once_for_all():
+    g = bit_geometry(4, 4)
+    assert _interchangeable(g, DEAD_CELLS) == {0: 0, 1: 0, 10: 0, 11: 0}
+    search = ExactSearch(4, 4)
+    assert sorted(search.root_order(DEAD_CELLS)) == [0, 4, 6, 13]
+    values = search.move_values(DEAD_CELLS)
+    assert values[0] == values[1] == values[10] == values[11]
+    alone = ExactSearch(4, 4)
+    for cell in (0, 4, 6, 13):
+        assert alone.value_of_move(DEAD_CELLS, cell) == values[cell]
+    assert search.nodes == alone.nodes  # the twins cost nothing
+
+
+def test_the_root_tries_the_tables_best_move_first_in_the_boards_own_frame():
+    # O to move; solved once, the table holds the position with its best move, in the frame of its key.
+    board = "O..X...X.O.X...."
+    search = ExactSearch(4, 4)
+    assert search.root_order(board)[0] == 5  # before: the cell on the most lines
+    value = search.solve(board)
+    first = search.root_order(board)[0]
+    assert first == 15 and search.value_of_move(board, first) == value
+    # The empty board: all eight images are one key, and the first of them is the board itself.
+    search = ExactSearch(4, 4)
+    search.solve("." * 16)
+    assert search.root_order("." * 16)[0] == search.table[0][2]
+
+
+def test_solve_values_match_plain_negamax_with_either_side_to_move():
+    for pos in sample(15, "." * 16, range(9, 12), 40):
+        search = ExactSearch(4, 4)
+        best = max((after(pos, m) for m in pos.legal_moves()), key=rank)
+        assert perfect.describe(search.solve(pos.board), pos.board.count(".")) == as_words(best), pos.board
+
+
+def test_the_table_is_emptied_at_the_limit_given():
+    search = ExactSearch(4, 4, table_limit=20)
+    assert search.solve(TEN_DRAWS) == 0
+    assert 1 <= len(search.table) <= 20
+    unlimited = ExactSearch(4, 4)
+    unlimited.solve(TEN_DRAWS)
+    assert len(unlimited.table) > 20  # so the limit was reached
+
+
+def test_the_nodes_are_counted_from_nought():
+    search = ExactSearch(4, 4)
+    assert search.nodes == 0
+    search.value_of_move(TWO_WINS, 3)  # a win at once: no node
+    assert search.nodes == 0
+    search.value_of_move(TWO_WINS, 7)  # one node: O to move faces two completions
+    assert search.nodes == 1
+
+
+def test_a_board_of_the_wrong_size_is_refused_with_its_size():
+    with pytest.raises(ValueError, match="a 4×4 board has 16 cells, not 9"):
+        ExactSearch(4, 4).solve("." * 9)
+
+
+def test_easy_on_4x4_is_not_the_exact_search():
+    empties = tuple(c for c, ch in enumerate(TWO_WINS) if ch == ".")
+    assert candidates(TWO_WINS, "random") == empties
+    assert candidates(TWO_WINS, "minimax") == (3, 12)
+
+
+def test_a_position_three_cells_from_the_end_can_still_be_won_or_lost_there():
+    # O to move with six cells empty: 12 loses (X then makes two completions with three cells left).
+    pos = position("...OX.OXOXOX.X.O")
+    values = ExactSearch(4, 4).move_values(pos.board)
+    assert {m: perfect.describe(v, 6) for m, v in values.items()} == {m: as_words(after(pos, m)) for m in values}
+    assert values[12] == -WIN
+
+
+# The nodes that move_values and then best_moves visit today, pinned: the order the cells are tried in and the
+# bounds from the distance to the end decide them, and a change there that keeps every value shows only here.
+EXACT_NODES = {
+    "XOOOXXXO.O...X.X": 15,
+    ".O.X..XX.OO.OXOX": 30,
+    ".XXOX.OX.XO..O..": 576,
+    "OXOO.XX..OXXXXOO": 16,
+    "OXXX..XOO..OXOO.XXO.X.OX.": 70,
+    ".OX.OXXO..X..OXOOX..XOXOX": 50,
+}
+
+
+@pytest.mark.parametrize("board", sorted(EXACT_NODES))
+def test_the_nodes_the_exact_search_visits_are_the_same_as_today(board):
+    search = ExactSearch(int(len(board) ** 0.5), 4)
+    search.move_values(board)
+    search.best_moves(board)
+    assert search.nodes == EXACT_NODES[board]

@@ -1,5 +1,6 @@
 import pytest
 
+from webapp.engine import levels
 from webapp.engine.rules import (
     DRAW,
     GameOverError,
@@ -258,3 +259,29 @@ def test_the_lines_are_worked_out_afresh_as_every_run_of_k_in_four_directions(n,
                 if all(0 <= r < n and 0 <= c < n for r, c in cells):
                     expected.add(tuple(r * n + c for r, c in cells))
     assert set(lines) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # The whole message, as a visitor reads it: a pattern that matches a part would pass a mangled one.
+        ("XXXOOO...", "Both X and O have a line, but the game stops at the first one."),
+    ],
+)
+def test_parse_gives_the_whole_message(text, message):
+    with pytest.raises(InvalidBoardError) as refused:
+        parse(text)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(
+    ("board", "message"),
+    [
+        ("XOXXOOOXX", "The game is over (a draw); there is no move to make."),  # X O X / X O O / O X X
+        ("XXXOO....", "The game is over (won by X); there is no move to make."),
+    ],
+)
+def test_asking_a_level_about_a_finished_game_says_how_it_ended(board, message):
+    with pytest.raises(GameOverError) as refused:
+        levels.candidates(board, "random")
+    assert str(refused.value) == message

@@ -128,6 +128,15 @@ def test_every_field_of_a_count_reads_back_at_its_widest(app):
     assert loaded_from(app, {"game": GOOD[: -len("|0") * 75] + nines}).table.scores == Scores((widest,) * 5)
 
 
+def test_boards_with_no_games_share_one_all_nought_score():
+    # Most boards' scores are all nought: decoding makes no new Score for them (one shared value).
+    line = GOOD[: -len("|0") * 75] + "|0" * 15 + "|1" + "|0" * 59
+    scores = state._decode(line).scores.boards
+    assert scores[1] == Score(easy=Tally(1, 0, 0))
+    assert all(scores[i] is scores[0] for i in (2, 3, 4))
+    assert scores[0] == Score()
+
+
 COOKIE_LIMIT = 4096  # what every browser keeps of a cookie, its name and value together
 
 
