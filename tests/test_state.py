@@ -383,10 +383,13 @@ class FlaskSaving(state.GameSessionInterface):
     save_session = SecureCookieSessionInterface.save_session
 
 
-def session_after(change):
-    """A session that held a game, after ``change``; one that held nothing if ``change`` is None."""
+def session_after(change, accessed: bool):
+    """A session that held a game, after ``change``; one that held nothing if ``change`` is None.
+
+    ``accessed`` is what Flask's request context sets when a view reads or writes the session.
+    """
     opened = state.GameSessionInterface.session_class({"game": GOOD} if change else {})
-    opened.accessed = opened.modified = False
+    opened.accessed, opened.modified = accessed, False
     if change:
         change(opened)
     return opened
@@ -395,15 +398,18 @@ def session_after(change):
 @pytest.mark.parametrize(
     "change",
     [
-        None,  # a request that never looked: no Vary, no cookie
-        lambda s: s.get("game"),  # looked only: Vary, no cookie
+        None,  # nothing held, nothing changed: no cookie
+        lambda s: s.get("game"),  # read only: no cookie
         lambda s: s.update(notice="Hi."),  # changed: a new cookie
         lambda s: s.clear(),  # emptied: the cookie is deleted
         lambda s: setattr(s, "permanent", True),  # permanent: written again with its expiry date
+        # Permanent and only read: written again all the same, its expiry date moved on.
+        lambda s: (setattr(s, "permanent", True), setattr(s, "modified", False)),
     ],
 )
+@pytest.mark.parametrize("accessed", [False, True], ids=["not-accessed", "accessed"])  # accessed: Vary: Cookie
 @pytest.mark.parametrize("vary", [None, "HX-Request"])
-def test_the_session_is_saved_with_the_headers_flask_would_send(app, monkeypatch, change, vary):
+def test_the_session_is_saved_with_the_headers_flask_would_send(app, monkeypatch, change, accessed, vary):
     monkeypatch.setattr("itsdangerous.timed.time.time", lambda: 1_800_000_000)  # the same signature's time
     answers = []
     for interface in (state.GameSessionInterface(), FlaskSaving()):
@@ -411,6 +417,9 @@ def test_the_session_is_saved_with_the_headers_flask_would_send(app, monkeypatch
         if vary:
             response.headers["Vary"] = vary
         with app.test_request_context():
-            interface.save_session(app, session_after(change), response)
+            interface.save_session(app, session_after(change, accessed), response)
         answers.append([(name, value) for name, value in response.headers if name in ("Vary", "Set-Cookie")])
     assert answers[0] == answers[1]
+    # And what Flask does is right: an answer depends on the cookie if the view used it, or if it sets it.
+    varies_on = ", ".join(value for name, value in answers[0] if name == "Vary")
+    assert ("Cookie" in varies_on) == (accessed or any(name == "Set-Cookie" for name, _ in answers[0]))
