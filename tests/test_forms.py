@@ -83,3 +83,18 @@ def test_other_kinds_of_body_are_werkzeugs_to_read(content_type):
 def test_a_body_shorter_than_it_said_is_a_client_that_left():
     assert read(GameRequest, b"cell=4", length=20) is ClientDisconnected
     assert read(Request, b"cell=4", length=20) is ClientDisconnected
+
+
+def test_the_game_s_own_form_and_cookie_never_reach_werkzeug_s_readers(monkeypatch):
+    def werkzeug_read(*args, **kwargs):
+        raise AssertionError("read by Werkzeug")
+
+    monkeypatch.setattr(Request, "make_form_data_parser", werkzeug_read)
+    monkeypatch.setattr("werkzeug.sansio.request.parse_cookie", werkzeug_read)
+    body, cookie = b"game=5295cb51dd3b&cell=4", "session=eyJnYW1lIjoiNHwzeDN8.awWXOw.1MOJPagrlFhEO070m_IhQtFz-2U"
+    assert read(GameRequest, body, cookie=cookie) == (
+        [("cell", "4"), ("game", "5295cb51dd3b")],
+        {},
+        [("session", cookie.removeprefix("session="))],
+    )
+    assert read(Request, body, cookie=cookie) is AssertionError
