@@ -178,18 +178,19 @@ class GameSessionInterface(SecureCookieSessionInterface):
             vary_on(response, "Cookie")
         if not session:
             if session.modified:
-                response.delete_cookie(**self._cookie_options(app, with_expiry=False))
+                response.delete_cookie(**self._cookie_options(app))
                 vary_on(response, "Cookie")
             return
         if not self.should_set_cookie(app, session):
             return
         text = self.get_signing_serializer(app).dumps(dict(session))
-        response.set_cookie(value=text, **self._cookie_options(app, with_expiry=True, session=session))
+        expires = self.get_expiration_time(app, session)
+        response.set_cookie(value=text, expires=expires, **self._cookie_options(app))
         if not session.accessed:  # else it is there already
             vary_on(response, "Cookie")
 
-    def _cookie_options(self, app, *, with_expiry: bool, session=None) -> dict:
-        options = {
+    def _cookie_options(self, app) -> dict:
+        return {
             "key": self.get_cookie_name(app),
             "domain": self.get_cookie_domain(app),
             "path": self.get_cookie_path(app),
@@ -198,9 +199,6 @@ class GameSessionInterface(SecureCookieSessionInterface):
             "samesite": self.get_cookie_samesite(app),
             "httponly": self.get_cookie_httponly(app),
         }
-        if with_expiry:
-            options["expires"] = self.get_expiration_time(app, session)
-        return options
 
     def get_cookie_secure(self, app) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
