@@ -8,7 +8,7 @@ import pytest
 from webapp.engine import perfect
 from webapp.engine.bitboard import bit_geometry, bits_of, text_of
 from webapp.engine.boards import position
-from webapp.engine.exact import WIN, ExactSearch, OutOfBudget, _interchangeable
+from webapp.engine.exact import INF, WIN, ExactSearch, OutOfBudget, _interchangeable
 from webapp.engine.levels import WIN as LEVELS_WIN
 from webapp.engine.levels import analyze, candidates, choose_move
 from webapp.engine.rules import Position, other
@@ -357,6 +357,7 @@ EXACT_NODES = {
     "OXOO.XX..OXXXXOO": 16,
     "OXXX..XOO..OXOO.XXO.X.OX.": 70,
     ".OX.OXXO..X..OXOOX..XOXOX": 50,
+    "XOXO.X.X.XOO.OXX.OX....OO": 54,
 }
 
 
@@ -366,3 +367,100 @@ def test_the_nodes_the_exact_search_visits_are_the_same_as_today(board):
     search.move_values(board)
     search.best_moves(board)
     assert search.nodes == EXACT_NODES[board]
+
+
+# --- the third mutation run (docs/mutation.md): the distance bounds, the side to move, budgets over a lifetime ---
+
+# X to move with ten cells empty: X cannot win before its second move (WIN + 10 − 3 = 107), nor lose
+# before O's second (−(WIN + 10 − 4) = −106); the value is a draw.
+TEN_EMPTY = ".XX..O....OXO..."
+
+
+def test_a_window_beyond_what_the_distance_to_the_end_allows_is_answered_in_one_node():
+    for window, bound in [((WIN + 7, INF), WIN + 7), ((-INF, -(WIN + 6)), -(WIN + 6))]:
+        search = ExactSearch(4, 4)
+        assert search.solve(TEN_EMPTY, *window) == bound
+        assert search.nodes == 1
+    # One point inside either edge, the search has to look.
+    inside = ExactSearch(4, 4)
+    assert inside.solve(TEN_EMPTY, WIN + 6, INF) <= WIN + 6
+    assert inside.nodes > 1
+
+
+def test_a_loss_on_the_opponents_second_move_is_found_in_a_window_just_above_it():
+    # . . X . / O O X O / . X . X / X O . .  O to move, seven cells empty: X wins on its second move
+    # whatever O does, with three cells left: −(WIN + 3). No loss can come sooner, so −(WIN + 3) is the
+    # least the search may assume; a window whose top is one above it must still see it.
+    board = "..X.OOXO.X.XXO.."
+    assert ExactSearch(4, 4).solve(board) == -(WIN + 3)
+    assert ExactSearch(4, 4).solve(board, -INF, -(WIN + 2)) == -(WIN + 3)
+
+
+def test_the_root_says_who_is_to_move_and_keys_the_board_by_its_x_and_o():
+    g = bit_geometry(4, 4)
+    search = ExactSearch(4, 4)
+    for board, x_to_move in [(TEN_EMPTY, True), ("O..X...X.O.X....", False)]:
+        x = sum(1 << c for c, ch in enumerate(board) if ch == "X")
+        o = sum(1 << c for c, ch in enumerate(board) if ch == "O")
+        root = search.root(board)
+        assert root.x_to_move is x_to_move
+        assert (root.me, root.them) == ((x, o) if x_to_move else (o, x))
+        assert root.keys == tuple(g.images(x, o))
+        assert root.empties == board.count(".")
+
+
+@pytest.mark.parametrize("board", [TEN_EMPTY, "O..X...X.O.X...."])  # X to move, O to move
+def test_the_position_after_the_tables_best_move_is_then_answered_from_the_table(board):
+    # The keys are kept up to date move by move; if they went wrong, a position met in the search would be
+    # stored under another position's key, and asking for it again would mean searching it again.
+    search = ExactSearch(4, 4)
+    value = search.solve(board)
+    cell = search.root_order(board)[0]
+    mark = "X" if board.count("X") == board.count("O") else "O"
+    before = search.nodes
+    assert search.solve(board[:cell] + mark + board[cell + 1 :]) == -value
+    assert search.nodes == before + 1
+
+
+def test_a_search_with_no_budget_is_never_stopped_however_many_nodes_came_before():
+    # The node count only grows over a search's life (a book entry, a request's analysis); with no budget
+    # given, no count may be taken for one.
+    search = ExactSearch(4, 4)
+    search.nodes = 3 * 10**6
+    assert search.solve(TEN_DRAWS) == 0
+
+
+def test_the_tie_break_spends_its_budget_to_the_node():
+    # X to move: five moves hold the draw, and telling them apart costs more than 50 nodes.
+    board = "O..OOXXO...XXXO."
+    optimal = ExactSearch(4, 4)
+    assert optimal.optimal_moves(board, extra_nodes=50) == (0, (1, 2, 9, 10, 15))
+    assert optimal.nodes == 76
+    search = ExactSearch(4, 4)
+    assert search.best_moves(board, extra_nodes=50) == (1, 2, 9, 10, 15)
+    # The replies searched took the 50 nodes exactly, so no other was started.
+    assert search.nodes == 76 + 50
+    # With 51, the reply searched when the budget ran out was stopped at the first node over it.
+    search = ExactSearch(4, 4)
+    search.best_moves(board, extra_nodes=51)
+    assert search.nodes == 77 + 51 + 1
+
+
+@pytest.mark.parametrize(
+    ("board", "top", "cell", "mistakes", "nodes"),
+    [
+        # O . O X / . O . . / X . . . / X O . X  X to move wins on its third move (WIN + 3), by 9 or 11. After 9,
+        # six of O's seven replies let X win at once; the seventh (6, the block) leaves X no win before its
+        # second move, which the distance to the end shows in the one node.
+        ("O.OX.O..X...XO.X", WIN + 3, 9, 6, 7),
+        # X . O O / X X X . / . O . . / O . . X  O to move has lost: X wins at once whatever O plays. After 7, five
+        # of X's six replies let O off (a mistake each, shown in one node: O cannot then lose before X's
+        # second move); 10 wins at once, at no node.
+        ("X.OOXXX..O..O..X", -(WIN + 5), 7, 5, 5),
+    ],
+)
+def test_the_tie_break_asks_each_reply_only_whether_it_gives_more(board, top, cell, mistakes, nodes):
+    # A null window just above the best value: a reply that cannot give more is dismissed at once.
+    search = ExactSearch(4, 4)
+    assert search._mistakes_after(board, cell, top, None) == mistakes
+    assert search.nodes == nodes
