@@ -841,3 +841,59 @@ def test_the_search_view_keeps_to_the_budget_given():
 def test_the_view_lists_equal_figures_by_cell():
     result = hard.Result(best=(5,), value=10, depth=1, nodes=1, seconds=0.0, scores={9: 3, 2: 3, 5: 10})
     assert big.View.of(result).scores == ((5, 10), (2, 3), (9, 3))
+
+
+# --- the third mutation run (docs/mutation.md): the threat searches' budgets and the root's window -------
+
+# X to move on 15×15: ten closed threes (O X X X), on rows three apart so that no two share a line, and twenty
+# O marks with at most two on any line. X has twenty fours but no forced win by them (the threat search finds
+# none in 85,404 nodes), so every threat search here runs until its budget stops it.
+MANY_FOURS = grid(
+    15,
+    "OXXX....OXXX...",
+    ".....OO........",
+    ".O.......O.O...",
+    "OXXX....OXXX...",
+    "....O..........",
+    "...........O.O.",
+    "OXXX....OXXX...",
+    ".....O.........",
+    ".............O.",
+    "OXXX....OXXX...",
+    ".......O.......",
+    "...O.O...OO....",
+    "OXXX....OXXX...",
+    "......O........",
+    "O..O...O..O....",
+)
+
+
+def test_the_threat_searches_stop_at_their_node_budgets():
+    game = Gomoku.from_text(MANY_FOURS, 15, 5)
+    # At the horizon: 24 nodes, then the evaluation.
+    horizon = hard.Search(game, Budget())
+    assert horizon.leaf(0) == game.evaluate()
+    assert horizon.nodes == 24
+    # At the root: 4,000 nodes, then the look-ahead, which costs what it costs on its own.
+    look_ahead = hard.Search(game, Budget())
+    look_ahead.root(game.moves(hard.ROOT_WIDTH), 1)
+    assert search(game, Budget(depth=1)).nodes == 4000 + look_ahead.nodes
+
+
+# Positions where a threat search's budget, or the root's window, moved by one changes only the nodes visited
+# (each found by running the changed search beside this one on random positions): pinned, with the depth.
+# 15×15, X to move wins by fours in three plies (126): the root's threat search, up to eight fours.
+FOURS_AT_THE_ROOT = grid(
+    15, "", "", "", "", ".....O.XO.X", "....X.X..O", ".....X", ".....O", "........XX", ".......O", "........O"
+)
+# 7×7, X to move: the threat search at the horizon, up to 24 nodes.
+FOURS_AT_THE_HORIZON = grid(7, "...X", "O", "...X.O", ".O", "O.X..O", "X", ".OX.X")
+# 7×7, X to move: the root's window, one point below the best so far.
+NEAR_TIES = grid(7, ".X.O", "...X", "O..X", "", "O..O.X", "", "..O.X")
+EDGE_NODES = {FOURS_AT_THE_ROOT: (2, 14), FOURS_AT_THE_HORIZON: (2, 360), NEAR_TIES: (3, 673)}
+
+
+@pytest.mark.parametrize("board", list(EDGE_NODES), ids=["fours-at-the-root", "fours-at-the-horizon", "near-ties"])
+def test_the_nodes_at_the_budgets_edges_are_the_same_as_today(board):
+    depth, nodes = EDGE_NODES[board]
+    assert search(Gomoku.from_text(board, *shape(board)), Budget(depth=depth)).nodes == nodes
