@@ -84,6 +84,14 @@ def test_keyboard_play_on_15x15_moves_in_two_dimensions(page: Page, live_server,
     expect(page.get_by_role("button", name="Row 1, column 1, O")).to_be_focused()
 
 
+# Each animation on the page held at the same fraction of its run (its delay, then that part of its duration).
+SEEK_ANIMATIONS = """fraction => document.getAnimations().forEach(a => {
+    const timing = a.effect.getComputedTiming();
+    a.pause();
+    a.currentTime = timing.delay + timing.activeDuration * fraction;
+})"""
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("key", ["3x3", "4x4", "5x5", "7x7", "15x15"])
 def test_every_board_fits_a_phone_and_a_wide_screen(browser, live_server, key, scheme, shoot):
@@ -93,9 +101,21 @@ def test_every_board_fits_a_phone_and_a_wide_screen(browser, live_server, key, s
         page = context.new_page()
         start(page, live_server, Board=key, Mode="hvh")
         page.get_by_text("Settings", exact=True).click()  # folded again, as a player sees the page
+        # Chromium's animation clock is stopped, so that the win's animations can be looked at all the way
+        # through, however fast or slow the machine runs the test.
+        animations = page.context.new_cdp_session(page)
+        animations.send("Animation.enable")
+        animations.send("Animation.setPlaybackRate", {"playbackRate": 0})
         win_in_a_row(page, key)
-        # No sideways scrolling, the whole board in view, and squares a finger can hit.
-        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        expect(page.locator("#board.is-won")).to_have_count(1)
+        # No sideways scrolling, the whole board in view, and squares a finger can hit; no sideways scrolling
+        # at any moment of the win's animations either (the confetti rising past the board's edges did that on
+        # a phone, a second after the win).
+        assert page.evaluate("document.getAnimations().length") >= 2  # at least the strike and the confetti
+        for fraction in (0, 0.25, 0.5, 0.75, 0.99):
+            page.evaluate(SEEK_ANIMATIONS, fraction)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{fraction:.0%} through"
+        page.evaluate("document.getAnimations().forEach(a => a.finish())")
         drawn = page.locator("#board").bounding_box()
         assert drawn["x"] >= 0 and drawn["x"] + drawn["width"] <= width
         square = page.locator("#cell-0").bounding_box()
