@@ -216,3 +216,57 @@ def test_a_file_that_is_not_a_book_is_named_so():
     with pytest.raises(ValueError) as refused:
         book.decode(b"not a book")
     assert str(refused.value) == "not a book file"
+
+
+# --- what solving one entry may spend, on a board solved in milliseconds rather than a book position -----
+
+# X O . O .
+# . . X . X
+# . O X . .
+# O . . . O
+# X . . X O   X to move wins: at 6, 8, 17 or 22 on its next move, anywhere else only later.
+QUICK_WIN = "XO.O...X.X.OX..O...OX..XO"
+
+
+def cells_of(mask: int) -> list[int]:
+    return [c for c in range(25) if mask >> c & 1]
+
+
+def test_an_entry_with_no_nodes_for_the_other_best_moves_keeps_the_first_one_found(monkeypatch):
+    full_mask, full_row = book.solve_entry(QUICK_WIN)
+    assert cells_of(full_mask) == [6, 8, 17, 22]
+    monkeypatch.setattr(book, "EXTRA_NODES", 0)
+    mask, row = book.solve_entry(QUICK_WIN)
+    # One best move is found whatever it costs; proving the others as good would cost more.
+    assert len(cells_of(mask)) == 1
+    assert mask & full_mask == mask
+    assert row == full_row  # the values have a budget of their own
+
+
+def test_an_entry_marks_the_move_values_its_budget_did_not_prove(monkeypatch):
+    full_mask, full_row = book.solve_entry(QUICK_WIN)
+    assert book.UNPROVED not in full_row  # the full budget proves every value here
+    monkeypatch.setattr(book, "VALUE_NODES", 1)
+    mask, row = book.solve_entry(QUICK_WIN)
+    assert mask == full_mask  # the candidates have a budget of their own
+    # One node settles only some moves; the rest are written as unproved, never as a guess.
+    unproved = [c for c, byte in enumerate(row) if byte == book.UNPROVED]
+    assert 0 < len(unproved) < QUICK_WIN.count(".")
+    assert all(byte == full_row[c] for c, byte in enumerate(row) if c not in unproved)
+
+
+def test_the_builders_table_is_emptied_at_its_limit(monkeypatch):
+    searches = []
+
+    class Watched(ExactSearch):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            searches.append(self)
+
+    monkeypatch.setattr(book, "ExactSearch", Watched)
+    entry = book.solve_entry(QUICK_WIN)
+    grown = len(searches[-1].table)
+    monkeypatch.setattr(book, "BUILD_TABLE_LIMIT", 20)
+    # The table only saves work: emptied whenever it holds 20 positions, it gives the same entry.
+    assert book.solve_entry(QUICK_WIN) == entry
+    assert 1 <= len(searches[-1].table) <= 20 < grown

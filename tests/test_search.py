@@ -2,6 +2,8 @@
 
 import pytest
 
+from webapp.engine.levels import GAME
+from webapp.engine.rules import parse
 from webapp.engine.search import INF, Bounds, Counter, Solver, alphabeta, best_move, children, lookahead_scores, minimax
 
 
@@ -126,9 +128,6 @@ def test_a_stored_bound_that_settles_the_window_is_returned_without_searching():
 
 @pytest.mark.parametrize("board", ["X........", "X...O....", "XO..X....", "XO.OX...."])
 def test_the_table_is_keyed_on_each_positions_symmetry_class_and_keeps_the_value(board):
-    from webapp.engine.levels import GAME
-    from webapp.engine.rules import parse
-
     pos = parse(board)
     table = {}
     value = alphabeta(GAME, pos, table=table)
@@ -192,3 +191,44 @@ def test_a_counter_given_to_several_searches_adds_their_nodes_up():
     best_move(NIM, (9, 0), counter=twice)
     best_move(NIM, (9, 0), counter=twice)
     assert twice.nodes == 2 * once.nodes > 2
+
+
+def test_a_move_that_reaches_the_top_of_the_window_ends_the_search_of_its_siblings():
+    # From 5, taking 1 leaves 4 and wins: 1, the top of the window (-1, 1), so nothing can do better
+    # and taking 2 or 3 is never looked at.
+    visited = set()
+    assert alphabeta(NIM, (5, 0), -1, 1, visited=visited) == 1
+    assert {path[0] for path in visited if path} == {1}
+
+
+# --- the solver's tie-break: the expected score against an opponent who moves at random -----------
+
+
+def test_of_two_best_moves_the_solver_keeps_the_one_a_random_opponent_may_lose_after():
+    # . . X
+    # X . .
+    # O X O   O to move: only 1 and 4 hold the draw (anywhere else X takes 4 or 1 with two threats).
+    # At 4 O threatens 0, and a random X fails to block it, and loses, two times in three: 2/3.
+    # At 1 O is two stones short of every line still open to it, with one move left: every game
+    # ends drawn when X fills the board, an expected 0.
+    assert Solver(GAME).best_moves(parse("..XX..OXO")) == [4]
+
+
+def test_in_a_lost_game_the_solver_blocks_one_threat_so_a_random_opponent_may_miss_the_other():
+    # . . .
+    # X O X
+    # O X O   X to move is lost: O threatens both 0 and 2. Blocking either leaves a random O one
+    # chance in two of missing the other (it takes 1), and X then draws by filling the board: an
+    # expected -1/2, against a certain loss at 1.
+    assert Solver(GAME).best_moves(parse("...XOXOXO")) == [0, 2]
+
+
+def test_a_draw_the_random_opponent_makes_by_filling_the_board_counts_as_a_draw():
+    # O . X
+    # . O .
+    # X . X   O to move is lost: X threatens 5 and 7, and the board is symmetric about 0-4-8.
+    # At 5 (or 7) O threatens 3 (or 1): a random X wins at 7, loses at 1, and blocks at 3, after which
+    # O blocks at 7 and X fills the board for a draw: an expected (-1 + 1 + 0) / 3 = 0.
+    # At 1 (or 3) O threatens 7 (or 5), a cell X wins at anyway: X wins twice in three, and loses
+    # at 3 once: -1/3. Were the draw scored as a loss, all four moves would score -1/3.
+    assert Solver(GAME).best_moves(parse("O.X.O.X.X")) == [5, 7]
