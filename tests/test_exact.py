@@ -358,6 +358,7 @@ EXACT_NODES = {
     "OXXX..XOO..OXOO.XXO.X.OX.": 70,
     ".OX.OXXO..X..OXOOX..XOXOX": 50,
     "XOXO.X.X.XOO.OXX.OX....OO": 54,
+    ".XX.X.OOO.......": 6872,
 }
 
 
@@ -464,3 +465,16 @@ def test_the_tie_break_asks_each_reply_only_whether_it_gives_more(board, top, ce
     search = ExactSearch(4, 4)
     assert search._mistakes_after(board, cell, top, None) == mistakes
     assert search.nodes == nodes
+
+
+def test_the_table_is_emptied_as_soon_as_it_holds_its_limit():
+    unlimited = ExactSearch(4, 4)
+    unlimited.solve(TEN_DRAWS)
+    stored = len(unlimited.table)  # the positions one search stores, the root last
+    exact_fit = ExactSearch(4, 4, table_limit=stored)
+    exact_fit.solve(TEN_DRAWS)
+    assert len(exact_fit.table) == stored
+    # With room for one fewer, the table is full when the root comes to be stored: emptied, then the root.
+    one_short = ExactSearch(4, 4, table_limit=stored - 1)
+    assert one_short.solve(TEN_DRAWS) == 0
+    assert len(one_short.table) == 1
