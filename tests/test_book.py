@@ -4,7 +4,7 @@ import pytest
 
 from webapp.engine import book, perfect
 from webapp.engine.boards import position
-from webapp.engine.exact import ExactSearch
+from webapp.engine.exact import WIN, ExactSearch
 from webapp.engine.levels import analyze, candidates
 
 
@@ -270,3 +270,15 @@ def test_the_builders_table_is_emptied_at_its_limit(monkeypatch):
     # The table only saves work: emptied whenever it holds 20 positions, it gives the same entry.
     assert book.solve_entry(QUICK_WIN) == entry
     assert 1 <= len(searches[-1].table) <= 20 < grown
+
+
+def test_a_value_the_book_could_not_prove_is_read_as_unknown_never_as_a_number():
+    # Each entry's move values were searched within a node budget; where it ran out the book holds UNPROVED,
+    # and a lookup must give None there (the analysis then says "unclear"), never a value.
+    unproved = 0
+    for key, (_, row) in book.load()[1].items():
+        values = book.lookup(book.canonical_text(key)).values
+        assert sum(value is None for value in values.values()) == row.count(book.UNPROVED)
+        assert all(value is None or abs(value) <= WIN + 25 for value in values.values())
+        unproved += row.count(book.UNPROVED)
+    assert unproved > 0  # the shipped book has some: the empty board's corners, for one
