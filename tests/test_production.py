@@ -468,9 +468,28 @@ def restart_every_worker(server: Gunicorn) -> None:
     while time.monotonic() < deadline:
         workers = workers_of(server)
         if len(workers) == len(killed) and not workers & killed:
+            settle(workers)
             return
         time.sleep(0.05)
     pytest.fail(f"the workers were not replaced:\n{server.output()}")
+
+
+def settle(pids: set[int]) -> None:
+    """Return once the processes are idle: no CPU used over two fifths of a second.
+
+    A worker just forked still boots (gevent patches the standard library, the hooks run) for a tenth of a
+    second of CPU or more; a measure of what a request costs must not start before that is over.
+    """
+    deadline = time.monotonic() + STARTUP_SECONDS
+    quiet, last = 0, cpu_seconds(pids)
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        now = cpu_seconds(pids)
+        quiet = quiet + 1 if now == last else 0
+        if quiet == 2:
+            return
+        last = now
+    pytest.fail(f"the processes {sorted(pids)} never went idle")
 
 
 COLD_PAGES = ["/numbers", "/tournament", "/api/analyze?board=.........", "/?hint=1"]
