@@ -220,7 +220,7 @@ def test_a_click_made_while_the_game_changes_is_not_lost(browser, slow_server):
     expect(page.locator("#board")).to_have_attribute("data-board", "X........")
     # A second square while the first is on its way is refused, and says so. The first move is held on its way
     # until the second click is made: on a crowded machine the second click can otherwise come after the
-    # first answer, and be played (seen once in CI-like runs).
+    # first answer, and be played (seen once in six suite runs on a loaded machine).
     held = []
     page.route("**/move", lambda route: held.append(route))
     page.get_by_role("button", name=f"{cell_name(1)}, empty").click()
