@@ -229,7 +229,7 @@ QUICK_WIN = "XO.O...X.X.OX..O...OX..XO"
 
 
 def cells_of(mask: int) -> list[int]:
-    return [c for c in range(25) if mask >> c & 1]
+    return [c for c in range(book.N * book.N) if mask >> c & 1]
 
 
 def test_an_entry_with_no_nodes_for_the_other_best_moves_keeps_the_first_one_found(monkeypatch):

@@ -416,10 +416,9 @@ def test_the_position_after_the_tables_best_move_is_then_answered_from_the_table
     # stored under another position's key, and asking for it again would mean searching it again.
     search = ExactSearch(4, 4)
     value = search.solve(board)
-    cell = search.root_order(board)[0]
-    mark = "X" if board.count("X") == board.count("O") else "O"
+    after = position(board).play(search.root_order(board)[0]).board
     before = search.nodes
-    assert search.solve(board[:cell] + mark + board[cell + 1 :]) == -value
+    assert search.solve(after) == -value
     assert search.nodes == before + 1
 
 
