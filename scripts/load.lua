@@ -74,8 +74,10 @@ local function read_answer(status, headers, body)
     return restart()
   end
   board, fields = tag:match('data%-board="([^"]*)"'), found
-  local set = headers["Set-Cookie"]
-  if set then cookie = set:match("^([^;]*)") end
+  -- Header names are case-insensitive, and a proxy may send them in lower case (HAProxy does).
+  for name, value in pairs(headers) do
+    if name:lower() == "set-cookie" then cookie = value:match("^([^;]*)") end
+  end
 end
 
 if route == "move" then
