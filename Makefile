@@ -4,14 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run test fuzz memory mutate lint format bench stats tournament strength load lighthouse chromium book clean
+.PHONY: run test fuzz memory mutate lint format bench stats tournament strength load scale scale-up capacity lighthouse chromium haproxy book clean
 
 run: $(VENV)/.installed
 	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
 
 # One pytest worker per core; --dist loadfile keeps each module on one worker, so a module's servers
 # (the production tests' gunicorn, the browser's live server) start once per worker, not once per test.
-test: $(VENV)/.installed-test chromium lint
+test: $(VENV)/.installed-test chromium haproxy lint
 	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # The property-based fuzz tests with many more examples than `make test` gives them.
@@ -70,6 +70,22 @@ load: $(VENV)/.installed
 	@scripts/ensure-wrk
 	$(BIN)/python scripts/load.py
 
+# Three copies of the Procfile server sharing one key behind Debian's HAProxy (scripts/ensure-haproxy installs
+# it when missing), all on 127.0.0.1 and none needing root: `make scale` measures wrk through the proxy, one
+# instance killed mid-game and rolling restarts under load (docs/deploy.md); `make scale-up` keeps them
+# running for a person to play at http://127.0.0.1:8080/ until Ctrl-C.
+scale: $(VENV)/.installed haproxy
+	@scripts/ensure-wrk
+	$(BIN)/python scripts/scale_out.py measure
+
+scale-up: $(VENV)/.installed haproxy
+	$(BIN)/python scripts/scale_out.py up
+
+# CPU milliseconds per move, moves a second per core and players per core, for each board and level, from the
+# production server's own CPU time (docs/deploy.md). A measurement, so not part of `make test`.
+capacity: $(VENV)/.installed
+	$(BIN)/python scripts/capacity.py
+
 # Lighthouse (installed from npm into .lighthouse/ when missing) on the four pages, mobile and desktop,
 # against the production server: the 32 scores (docs/audits.md). Slow, so not part of `make test`.
 lighthouse: $(VENV)/.installed chromium
@@ -77,6 +93,9 @@ lighthouse: $(VENV)/.installed chromium
 
 chromium:
 	@scripts/ensure-chromium
+
+haproxy:
+	@scripts/ensure-haproxy
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
