@@ -7,7 +7,8 @@ it; HAProxy (scripts/haproxy.cfg, installed by scripts/ensure-haproxy when missi
 checks their /healthz and retries what an instance dropped.
 
     python scripts/scale_out.py up        # 3 instances and the proxy, until Ctrl-C
-    python scripts/scale_out.py measure   # the figures in docs/deploy.md: load, a crash, a rolling restart
+    python scripts/scale_out.py measure   # the figures in docs/deploy.md: load, a crash, rolling restarts
+    python scripts/scale_out.py restarts  # rolling restart after rolling restart: how often one fails
 
 Nothing needs root: unprivileged ports on 127.0.0.1, and the proxy's files in a temporary folder.
 Nothing but 127.0.0.1 is contacted, and every process started is stopped on the way out.
@@ -708,6 +709,37 @@ def print_servers(rows: dict[str, dict[str, int]]) -> None:
         print(f"  {server}: " + ", ".join(f"{name} {count}" for name, count in row.items()))
 
 
+def restarts(args) -> int:
+    """Rolling restart after rolling restart under steady players: how often one loses a request or a game."""
+    announced = not args.unannounced
+    totals = {"restarts": 0, "moves": 0, "failed": 0, "lost": 0}
+    with Fleet(args.instances, args.workers) as fleet:
+        for round_number in range(1, args.rounds + 1):
+            stop = threading.Event()
+            records, threads = play_continuously(fleet.port, args.players, stop, seed=round_number, pause=args.pause)
+            for instance in fleet.instances:
+                fleet.restart(instance, announced=announced)
+                totals["restarts"] += 1
+                time.sleep(0.5)
+            stop.set()
+            for thread in threads:
+                thread.join(timeout=60)
+            totals["moves"] += sum(record["moves"] for record in records)
+            totals["failed"] += sum(len(record["failed"]) for record in records)
+            totals["lost"] += sum(len(record["lost"]) for record in records)
+            for problem in failures(records):
+                print(f"  round {round_number}: {problem}")
+            so_far = ", ".join(f"{name} {count:,}" for name, count in totals.items())
+            print(f"round {round_number}: {so_far}", flush=True)
+    how = "announced (drained first)" if announced else "unannounced (SIGTERM alone)"
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {totals['restarts']} {how} restarts under "
+        f"{args.players} players, {totals['moves']:,} moves, {totals['failed']} failed requests, "
+        f"{totals['lost']} games lost"
+    )
+    return 0 if not totals["lost"] and (totals["failed"] == 0 or not announced) else 1
+
+
 def up(args) -> int:
     with Fleet(args.instances, args.workers, args.port) as fleet:
         print(f"{len(fleet.instances)} instances behind HAProxy: play at http://{HOST}:{fleet.port}/")
@@ -734,6 +766,12 @@ def main() -> int:
     figures.add_argument("--retry-on", help="HAProxy's retry-on conditions instead of the configuration's")
     figures.add_argument("--json", action="store_true", help="print the report as JSON")
     figures.set_defaults(action=measure)
+    again = commands.add_parser("restarts", help="rolling restarts, round after round, under checked players")
+    again.add_argument("--rounds", type=int, default=12, help="rolling restarts of every instance (default 12)")
+    again.add_argument("--players", type=int, default=3, help="checked players (default 3)")
+    again.add_argument("--pause", type=float, default=0.02, help="seconds between a player's moves (0.02)")
+    again.add_argument("--unannounced", action="store_true", help="SIGTERM alone, the proxy not told first")
+    again.set_defaults(action=restarts)
     args = parser.parse_args()
     return args.action(args)
 

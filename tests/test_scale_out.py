@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # Between two moves of a checked player: steady play that leaves the two cores to the restarts and the tests.
-PAUSE = 0.02
+PAUSE = 0.05
 
 
 def load_script(name: str):
