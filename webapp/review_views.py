@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask import Blueprint, abort, current_app, redirect, request, url_for
+from flask import Blueprint, abort, redirect, request, url_for
 
-from webapp import state
+from webapp import randomness, state
 from webapp.engine.boards import BOARDS, BY_KEY, DEFAULT, Board
 from webapp.engine.rules import GameOverError, Position
 from webapp.match import LEVEL_NAMES, Settings, StaleBoardError, Table, check_difficulty
@@ -248,7 +248,7 @@ def play_from():
         return confirm_page(table, board, moves, 409, CHANGED)
     try:
         settings = replace(chosen_settings(table, positions(moves, board)[-1]), board=board.key)
-        played = table.play_from(moves, settings, current_app.extensions["rng"])
+        played = table.play_from(moves, settings, randomness.for_request(table))
     except ValueError as error:
         return link_problem(error)
     state.save(played, notice=started_words(played, len(moves)))

@@ -7,9 +7,9 @@ import random
 from functools import cache
 from typing import NoReturn
 
-from flask import Blueprint, abort, current_app, redirect, request, url_for
+from flask import Blueprint, abort, current_app, g, redirect, request, url_for
 
-from webapp import charts, state, stats
+from webapp import charts, randomness, state, stats
 from webapp.engine.boards import BOARDS, board_for, position
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError
 from webapp.forms import FormError, optional_choice, whole_number
@@ -52,7 +52,8 @@ REFUSALS = (FormError, SettingError, ConflictError, InvalidMoveError, IllegalMov
 
 
 def rng() -> random.Random:
-    return current_app.extensions["rng"]
+    """The generator for the computer's moves in this request: the game's own (see act), else the worker's."""
+    return g.get("replies") or current_app.extensions["rng"]
 
 
 def drawn_from() -> str:
@@ -155,6 +156,7 @@ def act(action, says=None):
     if loaded.reset:
         return respond(loaded.table, message=loaded.notice)
     table = loaded.table
+    g.replies = randomness.for_request(table)
     try:
         table.check_drawn_from(drawn_from())
         changed = action(table)
