@@ -206,8 +206,9 @@ def test_one_game_alternates_between_two_servers_carrying_only_the_cookie(server
         ({"FLASK_DEBUG": "1"}, "SECRET_KEY is not set"),  # debug never brings the development key
         ({"SECRET_KEY": "too-short-to-sign-anything"}, "SECRET_KEY is 26 characters long"),
         ({"SECRET_KEY": "x" * 31, "FLASK_DEBUG": "1"}, "SECRET_KEY is 31 characters long"),
+        ({"SECRET_KEY": " " * 32}, "SECRET_KEY looks easy to guess"),
     ],
-    ids=["missing", "missing-in-debug", "short", "short-in-debug"],
+    ids=["missing", "missing-in-debug", "short", "short-in-debug", "blank"],
 )
 def test_gunicorn_refuses_to_start_without_a_good_secret_key_and_says_why(settings, reason):
     with socket.create_server((HOST, 0)) as listener:
