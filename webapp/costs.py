@@ -51,10 +51,8 @@ BUSY = (
 class Busy(TooManyRequests):
     """No place for this request's search: answered 429, with Retry-After, and nothing changed."""
 
-    description = BUSY
-
     def __init__(self):
-        super().__init__(retry_after=RETRY_AFTER_SECONDS)
+        super().__init__(description=BUSY, retry_after=RETRY_AFTER_SECONDS)
 
 
 @dataclass
