@@ -24,6 +24,7 @@ import os
 import random
 import secrets
 import shlex
+import signal
 import statistics
 import subprocess
 import sys
@@ -123,6 +124,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1, help="of the player's random squares (default 1)")
     parser.add_argument("--json", action="store_true", help="print every figure as JSON")
     args = parser.parse_args()
+    # A SIGTERM (a `kill`, a CI's timeout) unwinds like Ctrl-C, so that every server started is stopped.
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
 
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load = os.getloadavg()

@@ -346,11 +346,13 @@ class Answer:
             raise AssertionError(f"{self.status}, no board in:\n{self.body[:500]}")
         return dict(re.findall(r'data-([a-z]+)="([^"]*)"', tag.group()))
 
-    def cookie(self) -> str | None:
+    def cookies(self) -> dict[str, str]:
+        """The cookies the answer sets, by name; an empty value is a cookie deleted."""
+        found = {}
         for header in self.headers.get_all("Set-Cookie") or []:
-            if header.startswith("session="):
-                return header.split(";")[0]
-        return None
+            name, _, value = header.split(";")[0].strip().partition("=")
+            found[name] = value
+        return found
 
     def move_fields(self) -> dict[str, str]:
         """The hidden fields the board's form sends: those inside it and those joined to it by ``form=``."""
@@ -395,7 +397,7 @@ class RequestFailed(Exception):
 
 @dataclass
 class Player:
-    """A visitor playing X against the computer, with nothing but the cookie and the last board's form.
+    """A visitor playing X against the computer, with nothing but its cookies and the last board's form.
 
     Every answer is checked against the last one: the board is the last board plus this move plus at most
     one reply, the ply counts on, and (in ``check_score``) every finished game is in the score once.
@@ -404,20 +406,29 @@ class Player:
     port: int
     settings: str = GAME
     rng: random.Random = field(default_factory=random.Random)
-    cookie: str = ""
+    jar: dict[str, str] = field(default_factory=dict)  # the game's cookie and the score's, as a browser keeps them
     fields: dict[str, str] = field(default_factory=dict)
     board: dict[str, str] = field(default_factory=dict)
     served_by: list[str] = field(default_factory=list)
     finished: int = 0
     moves: int = 0
 
+    @property
+    def cookie(self) -> str:
+        """The Cookie header the browser would send: every cookie it keeps."""
+        return "; ".join(f"{name}={value}" for name, value in self.jar.items())
+
     def _send(self, path: str, form: dict[str, str]) -> Answer:
-        headers = HTMX | ({"Cookie": self.cookie} if self.cookie else {})
+        headers = HTMX | ({"Cookie": self.cookie} if self.jar else {})
         answer = request(self.port, "POST", path, body=urlencode(form), headers=headers)
         if answer.status != 200:
             raise RequestFailed(f"POST {path} answered {answer.status}: {answer.body[:200]!r}")
         self.served_by.append(answer.served_by)
-        self.cookie = answer.cookie() or self.cookie
+        for name, value in answer.cookies().items():
+            if value:
+                self.jar[name] = value
+            else:
+                self.jar.pop(name, None)
         self.fields = answer.move_fields()
         return answer
 
@@ -773,6 +784,8 @@ def main() -> int:
     again.add_argument("--unannounced", action="store_true", help="SIGTERM alone, the proxy not told first")
     again.set_defaults(action=restarts)
     args = parser.parse_args()
+    # A SIGTERM (a `kill`, a CI's timeout) unwinds like Ctrl-C, so that every server started is stopped.
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     return args.action(args)
 
 
