@@ -110,6 +110,7 @@ def measure(instance: Instance, board: str, level: str, args, rng: random.Random
         "cpu_ms_max": max(ms) if ms else math.nan,
         "moves_per_second_per_core": 1000 / mean if ms else math.nan,
         "players_per_core": args.think * 1000 / mean if ms else math.nan,
+        "cpu_ms_each": [round(value, 3) for value in ms],
     }
 
 
