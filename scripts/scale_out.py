@@ -127,10 +127,22 @@ class Instance:
         else:
             self.process.send_signal(sig)
         try:
-            return self.process.wait(timeout=timeout)
+            code = self.process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
-            return self.process.wait()
+            code = self.process.wait()
+        self._wait_for_the_group_to_go()
+        return code
+
+    def _wait_for_the_group_to_go(self, timeout: float = 10) -> None:
+        """Return once no process of the instance is left: its workers too, and so its listening socket."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(self.process.pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.01)
 
     def workers(self) -> list[int]:
         """The process ids of the master and its workers."""
