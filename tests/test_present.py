@@ -54,11 +54,12 @@ def test_a_paused_game_says_so():
 def test_cells_are_named_for_screen_readers_and_flag_the_win():
     view = game_view(table(0, 3, 1, 4, 2, mode="hvh"))  # X X X / O O . / . . .
     assert view.status == "x-won"
-    assert [c.label for c in view.cells[:4]] == [
+    assert [c.label for c in view.cells[:5]] == [
         "Row 1, column 1, X",
         "Row 1, column 2, X",
-        "Row 1, column 3, X",
+        "Row 1, column 3, X, last move",
         "Row 2, column 1, O",
+        "Row 2, column 2, O, the move before",
     ]
     assert [c.index for c in view.cells if c.is_winning] == [0, 1, 2]
     assert len(view.strikes) == 1
@@ -74,6 +75,22 @@ def test_move_values_label_every_empty_square():
     assert view.hint.startswith("Move values: the result with best play, and the moves of both sides")
 
 
+@pytest.mark.parametrize(
+    ("t", "marked"),
+    [
+        (table(), {}),
+        (table(4, mode="hvh"), {4: "x"}),
+        (table(4, 0), {4: "x", 0: "o"}),
+        (table(4, 0, 8), {8: "x", 0: "o"}),  # X's first move is no longer its last
+        (table(0, 3, 1, 4, 2, mode="hvh"), {2: "x", 4: "o"}),  # and at the end
+    ],
+)
+def test_the_last_move_of_each_side_is_marked(t, marked):
+    cells = game_view(t).cells
+    assert {c.index: c.last_of for c in cells if c.last_of} == marked
+    assert [c.index for c in cells if c.is_last] == ([t.moves[-1]] if t.moves else [])
+
+
 def test_controls_redraw_only_when_they_change():
     assert controls_state(table(4, 0)) == controls_state(table(4, 0, 8, 2))
     assert controls_state(table()) != controls_state(table(4, 0))
@@ -86,9 +103,10 @@ SEVEN_THREAT = (0, 14, 1, 15, 2, 16, 3, 42)
 
 
 def test_squares_are_named_by_row_and_column_on_every_board():
-    view = game_view(table(16, board="15x15", mode="hvh"))
+    view = game_view(table(16, 17, 18, board="15x15", mode="hvh"))
     assert len(view.cells) == 225 and view.grid.n == 15
     assert view.cells[16].label == "Row 2, column 2, X"
+    assert view.cells[18].label == "Row 2, column 4, X, last move"
     assert view.cells[224].label == "Row 15, column 15, empty"
 
 

@@ -379,7 +379,14 @@ def test_the_score_against_the_computer_is_kept_per_difficulty(client):
         play(client, candidates(board, "minimax")[0])
     easy = client.get("/").get_data(as_text=True)
     assert "Score against Easy" in easy
-    send(client, "/levels", difficulty="minimax")
+    # A new level after the end keeps the game just finished, its result and Play again in view.
+    changed = send(client, "/levels", difficulty="minimax", headers=HX).get_data(as_text=True)
+    assert "Next game against Impossible." in changed and 'id="again-button"' in changed
+    after = client.get("/").get_data(as_text=True)
+    assert "Score against Easy" in after and sum(map(int, re.findall(r"<dd>(\d+)</dd>", after))) == 1
+    assert '<option value="minimax" selected>Impossible</option>' in after
+    # The next game counts against the new level, whose score is its own.
+    send(client, "/new", start=1)
     impossible = client.get("/").get_data(as_text=True)
     assert "Score against Impossible" in impossible
     assert re.findall(r"<dd>(\d+)</dd>", impossible) == ["0", "0", "0"]
@@ -913,11 +920,12 @@ def test_the_board_dropdown_starts_a_game_on_the_board_chosen(client):
     assert board_of(response)["board"] == "." * 49
     html = response.get_data(as_text=True)
     # The form is drawn again: the top level is now called Hard, and the help says what it does.
-    assert '<option value="7x7" selected>7×7, 5 in a row</option>' in html
+    assert '<option value="7x7" selected>7×7</option>' in html
     assert '<option value="minimax">Hard</option>' in html and ">Impossible<" not in html
     assert "<strong>Hard</strong> searches ahead under a time limit" in html
+    assert "7×7: five in a row wins." in html
     assert 'aria-label="Row 7, column 7, empty"' in html
-    assert "7×7 · vs computer · Medium · you are X" in html
+    assert '<span id="setup-summary" hx-swap-oob="innerHTML">vs computer · you play X</span>' in html
     page_html = client.get("/").get_data(as_text=True)
     assert '<div id="board" class="board n-7"' in page_html
 

@@ -36,7 +36,13 @@ class CellView:
     is_pick: bool = False  # the computer's own choice among those
     is_proved: bool = True  # a pick that keeps a proved result, not only the search's preference
     is_winning: bool = False
-    is_last: bool = False
+    is_last: bool = False  # the last move of the game
+    is_previous: bool = False  # the move before it: the other side's last move
+
+    @property
+    def last_of(self) -> str:
+        """ "x" or "o" if this square holds that side's last move, for the mark on it; else ""."""
+        return self.mark.lower() if self.is_last or self.is_previous else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,9 +120,10 @@ def game_view(table: Table, *, hint: bool = False) -> GameView:
     """Everything the templates need to draw ``table``."""
     over = table.position.is_over()
     last = table.moves[-1] if table.moves else None
+    previous = table.moves[-2] if len(table.moves) > 1 else None
     board = table.position.board
     draw = _grid if len(board) <= REMEMBERED_UP_TO else _grid.__wrapped__
-    grid = draw(board, last, table.show_values, hint, table.is_humans_turn())
+    grid = draw(board, last, previous, table.show_values, hint, table.is_humans_turn())
     return GameView(
         grid=grid,
         headline=headline(table),
@@ -127,15 +134,16 @@ def game_view(table: Table, *, hint: bool = False) -> GameView:
 
 
 @lru_cache(maxsize=1 << 12)
-def _grid(board: str, last: int | None, show_values: bool, hint: bool, can_play: bool) -> Grid:
+def _grid(board: str, last: int | None, previous: int | None, show_values: bool, hint: bool, can_play: bool) -> Grid:
     # A pure function of a few small values that recur from game to game, so worked out once.
     pos = position(board)
     n = pos.geometry.n
     outcome = pos.outcome()
     values = analyze(board) if show_values and outcome is None else {}
     keep, picks, proved = hinted(board) if hint and outcome is None else ((), (), True)
+    won = pos.winning_line
     cells = tuple(
-        _cell(i, n, board[i], values.get(i), i in keep, i in picks, proved, i in pos.winning_line, i == last)
+        _cell(i, n, board[i], values.get(i), i in keep, i in picks, proved, i in won, i == last, i == previous)
         for i in range(len(board))
     )
     return Grid(board, n, status_of(pos), pos.ply, cells, _strikes(pos), outcome is not None, can_play)
@@ -189,9 +197,13 @@ def values_key(grid: Grid) -> str:
     return key
 
 
-def _cell(index, n, mark, value, is_hint, is_pick, is_proved, is_winning, is_last) -> CellView:
+def _cell(index, n, mark, value, is_hint, is_pick, is_proved, is_winning, is_last, is_previous=False) -> CellView:
     mark = "" if mark == "." else mark
     label = f"{cell_name(index, n)}, {mark or 'empty'}"
+    if is_last:
+        label += ", last move"
+    elif is_previous:
+        label += ", the move before"
     words = result = ""
     if value:
         result, plies = value
@@ -205,7 +217,7 @@ def _cell(index, n, mark, value, is_hint, is_pick, is_proved, is_winning, is_las
         label += ", Best move" if is_proved else ", the search's pick, not proved"
     elif is_hint:
         label += ", also keeps the best result"
-    return CellView(index, mark, label, words, result, is_hint, is_pick, is_proved, is_winning, is_last)
+    return CellView(index, mark, label, words, result, is_hint, is_pick, is_proved, is_winning, is_last, is_previous)
 
 
 def _value_words(result: str, plies: int | None, n: int) -> str:
@@ -406,3 +418,15 @@ def where(cell: int, n: int = 3) -> str:
 def board_name(board: str) -> str:
     """The name of a catalogue board by its key: "4×4"."""
     return BY_KEY[board].name
+
+
+def board_rule(board: str) -> str:
+    """What wins on a catalogue board, by its key, in one line.
+
+    >>> board_rule("3x3"), board_rule("15x15")
+    ('3×3: three in a row wins.', '15×15: five or more in a row win.')
+    """
+    spec = BY_KEY[board]
+    count = ("three", "four", "five")[spec.k - 3]
+    # On 15×15 the game is free-style gomoku, where six or more in a row win too (rules.py).
+    return f"{spec.name}: {count} or more in a row win." if spec.n == 15 else f"{spec.name}: {count} in a row wins."
