@@ -27,9 +27,15 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # master before the workers fork, see when_ready below). A busy worker is not waiting in accept(),
 # so new connections go to the other workers meanwhile. gunicorn accepts one connection per wake-up
 # when there are several workers (max_accept = 1), which spreads connections across the workers.
-worker_class = "gevent"
+#
+# Our subclass of that worker (webapp/worker.py) closes connections that stall: a socket that sends or
+# reads nothing for 10 s, or that has not sent its whole request line and headers after 15 s.
+worker_class = "webapp.worker.GameWorker"
 # Connections one worker keeps open at once, slow ones included; beyond it the kernel's backlog waits.
-worker_connections = 1000
+# Each costs a greenlet and a socket (a few KB), and a stalled one is closed within 15 s, so a client
+# must keep opening thousands a second to fill them; 3,000 idle sockets leave /healthz at once
+# (tests/test_production.py). The open-files limit is raised to fit in on_starting, below.
+worker_connections = 5000
 
 # A move takes milliseconds, so a worker silent this long is stuck; restart it well before the
 # router gives up on the request (commonly after 30 s).
@@ -51,6 +57,18 @@ keepalive = 0
 # one-line reason (loaded in each worker instead, gunicorn restarts the failing workers for ever),
 # static files are fingerprinted once, and the workers share the loaded code's memory.
 preload_app = True
+
+
+def on_starting(server):
+    """Raise the open-files limit as far as the platform allows, to fit every worker's connections."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = worker_connections + 100  # each worker's connections, and the files it has open besides
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+        server.log.info("Open files: raised the limit from %d to %d", soft, raised)
 
 
 def when_ready(server):

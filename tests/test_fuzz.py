@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from itsdangerous import BadSignature
 from support import HX
+from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from webapp import create_app, state
 from webapp.engine.boards import BOARDS
@@ -259,3 +260,56 @@ def test_any_signed_payload_reads_as_a_game(payload):
     assert response.status_code == 200
     assert "Your saved game could not be read" in response.get_data(as_text=True)
     assert json.loads(json.dumps(signer(app).loads(client.get_cookie("session").value)))["game"]
+
+
+# --- the Host header, which Werkzeug binds every address to -------------------------------------------
+
+label = st.one_of(
+    st.from_regex(r"[a-z0-9-]{0,70}", fullmatch=True),  # empty, and longer than a label's 63 characters
+    st.text(max_size=20),
+    st.sampled_from(["xn--", "xn--a", "xn--ls8h", "é", "ß", "*", "localhost"]),
+)
+hosts = st.one_of(
+    st.builds(".".join, st.lists(label, min_size=1, max_size=5)),
+    st.builds(
+        lambda name, port: f"{name}:{port}",
+        st.builds(".".join, st.lists(label, min_size=1, max_size=3)),
+        st.text(max_size=8),
+    ),
+    st.text(max_size=300),
+)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(
+    host=hosts,
+    path=st.sampled_from(["/healthz", "/", "/tree", "/review?moves=4.0", "/api/analyze?board=.........", "/nowhere"]),
+)
+def test_no_host_header_gets_a_5xx(host, path):
+    # Straight to the app: Werkzeug's test client itself fails on some of these names, before any app sees them.
+    environ = EnvironBuilder(path=path).get_environ()
+    environ["HTTP_HOST"] = host
+    body, status, _ = run_wsgi_app(APP.wsgi_app, environ, buffered=True)
+    assert int(status.split()[0]) < 500, (host, path, status)
+    assert b"Traceback" not in b"".join(body)
+
+
+# --- the game tree on every board, along any path, opened or folded ------------------------------------
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=BOARD_KEYS)
+@settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_no_tree_path_gets_a_5xx_on_any_board(board, data):
+    _, client = app_and_client()
+    cells = st.integers(-1, board.cells)
+    path = data.draw(st.lists(cells, max_size=4).map(lambda moves: ".".join(map(str, moves))), label="path")
+    query = {"board": board.key, "path": path}
+    if data.draw(st.booleans(), label="fold"):
+        query["fold"] = "1"
+    if data.draw(st.booleans(), label="pruning"):
+        query["pruning"] = "1"
+    route = data.draw(st.sampled_from(["/tree", "/tree/children"]), label="route")
+    response = client.get(route, query_string=query, headers=data.draw(headers, label="headers"))
+    assert response.status_code < 500, (route, query)
+    assert response.status_code in (200, 400), (route, query, response.status_code)

@@ -133,14 +133,51 @@ def test_undo_in_computer_vs_computer_pauses_the_game():
     assert table.paused
 
 
-def test_a_finished_game_stays_counted_and_cannot_be_undone():
+def test_a_finished_game_can_be_undone_and_stays_counted_once():
     # X X . / O O . / . . .  and X completes the top row
-    table = table_after(0, 3, 1, 4, mode="hvh").move(2, rng())
+    started = Table().new_game(Settings(mode="hvh"), rng())
+    table = started.move(0, rng()).move(3, rng()).move(1, rng()).move(4, rng()).move(2, rng())
     assert table.score.hvh == Tally(1, 0, 0)
-    assert not table.can_undo()
-    with pytest.raises(GameOverError, match="result is counted"):
-        table.undo()
-    assert table.reset_score().score == Score()
+    assert table.is_counted()
+    assert table.can_undo()
+    retried = table.undo()
+    assert retried.moves == (0, 3, 1, 4)
+    assert retried.score.hvh == Tally(1, 0, 0)  # taking the move back does not take the result back
+    # Finished again, another way, the same game still counts once: its first result stands.
+    again = retried.move(8, rng()).move(5, rng())
+    assert again.position.winner == "O"
+    assert again.score.hvh == Tally(1, 0, 0)
+    # The next game is another game, and counts.
+    after = again.new_game(again.settings, random.Random(4)).move(0, rng()).move(3, rng()).move(1, rng())
+    after = after.move(4, rng()).move(2, rng())
+    assert after.score.hvh == Tally(2, 0, 0)
+    assert after.reset_score().score == Score()
+
+
+def test_against_the_computer_undo_after_the_end_takes_back_the_last_move_of_the_person():
+    table = Table().new_game(Settings(difficulty="random"), rng())
+    while not table.position.is_over():
+        table = table.move(table.position.legal_moves()[0], rng())
+    assert table.can_undo()
+    undone = table.undo()
+    assert not undone.position.is_over()
+    assert undone.is_humans_turn()
+    assert undone.moves == table.moves[: -table._undone_moves()]
+    assert undone.tally == table.tally
+
+
+def test_a_game_id_is_given_when_a_game_starts_and_the_ledger_keeps_the_last_few():
+    first = Table().new_game(Settings(), rng())
+    second = first.new_game(Settings(), random.Random(4))
+    assert first.game_id != second.game_id
+    scores = Scores()
+    for n in range(6):
+        scores = scores.with_counted(f"{n:012x}")
+    assert scores.counted == tuple(f"{n:012x}" for n in range(2, 6))
+    with pytest.raises(ValueError, match="game id"):
+        Table(game_id="not hex")
+    with pytest.raises(ValueError, match="game ids"):
+        Scores(counted=("0" * 12,) * 5)
 
 
 def test_the_score_against_the_computer_is_the_persons_and_kept_per_difficulty():
@@ -289,11 +326,6 @@ def test_a_message_repeats_at_most_forty_characters_of_what_was_sent(text, quote
             "The computers are playing this game; start a new game to play yourself.",
         ),
         (
-            lambda: table_after(0, 3, 1, 4, 2, mode="hvh").undo(),
-            GameOverError,
-            "This game is over and its result is counted; start a new game to play again.",
-        ),
-        (
             lambda: Table().play_from((0, 3, 1, 4, 2), Settings(), rng()),
             GameOverError,
             "That position is the end of the game; choose an earlier move to play from.",
@@ -366,10 +398,17 @@ def test_the_computer_draws_its_replies_from_the_generator_the_game_is_given():
     replies = [Table().new_game(easy, rng()).move(4, random.Random(seed)).moves[-1] for seed in range(40)]
     assert replies == [random.Random(seed).choice([0, 1, 2, 3, 5, 6, 7, 8]) for seed in range(40)]
     as_o = Settings(human="O", difficulty="random")
+
+    def after_the_game_id(seed: int) -> random.Random:
+        # A new game draws its id from the generator first, then the computer's opening.
+        generator = random.Random(seed)
+        generator.getrandbits(48)
+        return generator
+
     openings = [Table().new_game(as_o, random.Random(seed)).moves for seed in range(40)]
-    assert openings == [(random.Random(seed).choice(range(9)),) for seed in range(40)]
+    assert openings == [(after_the_game_id(seed).choice(range(9)),) for seed in range(40)]
     from_here = [Table().play_from((4, 0), as_o, random.Random(seed)).moves for seed in range(40)]
-    assert from_here == [(4, 0, random.Random(seed).choice([1, 2, 3, 5, 6, 7, 8])) for seed in range(40)]
+    assert from_here == [(4, 0, after_the_game_id(seed).choice([1, 2, 3, 5, 6, 7, 8])) for seed in range(40)]
 
 
 def test_against_the_computer_the_difficulty_plays_not_the_computer_vs_computer_levels():
@@ -380,12 +419,13 @@ def test_against_the_computer_the_difficulty_plays_not_the_computer_vs_computer_
 def test_a_new_game_starts_afresh_and_unpaused_keeping_only_the_score():
     paused = table_after(4, 0, mode="cvc").set_paused(True)
     fresh = paused.new_game(Settings(mode="cvc", x_level="random"), rng())
-    assert fresh == Table(settings=Settings(mode="cvc", x_level="random"), scores=paused.scores)
+    assert fresh == Table(settings=Settings(mode="cvc", x_level="random"), scores=paused.scores, game_id=fresh.game_id)
+    assert fresh.game_id != paused.game_id
 
 
 def test_play_from_takes_the_settings_it_is_given():
     table = table_after(4, 0).play_from((4, 0), Settings(mode="hvh", difficulty="random"), rng())
-    assert table == Table(settings=Settings(mode="hvh", difficulty="random"), moves=(4, 0))
+    assert table == Table(settings=Settings(mode="hvh", difficulty="random"), moves=(4, 0), game_id=table.game_id)
 
 
 def test_a_game_is_counted_under_the_difficulty_it_counts_as_not_the_one_set_now():

@@ -206,8 +206,9 @@ def test_one_game_alternates_between_two_servers_carrying_only_the_cookie(server
         ({"FLASK_DEBUG": "1"}, "SECRET_KEY is not set"),  # debug never brings the development key
         ({"SECRET_KEY": "too-short-to-sign-anything"}, "SECRET_KEY is 26 characters long"),
         ({"SECRET_KEY": "x" * 31, "FLASK_DEBUG": "1"}, "SECRET_KEY is 31 characters long"),
+        ({"SECRET_KEY": " " * 32}, "SECRET_KEY looks easy to guess"),
     ],
-    ids=["missing", "missing-in-debug", "short", "short-in-debug"],
+    ids=["missing", "missing-in-debug", "short", "short-in-debug", "blank"],
 )
 def test_gunicorn_refuses_to_start_without_a_good_secret_key_and_says_why(settings, reason):
     with socket.create_server((HOST, 0)) as listener:
@@ -522,3 +523,105 @@ def test_no_visitor_waits_for_a_cold_cost(production, restarted):
         assert status == 200, path
         assert spent < WARM_PAGE_CPU_SECONDS, f"{path} cost the workers {spent:.2f} s of CPU ({seconds:.2f} s)"
     assert b"549,946" in timed(production.port, "GET", "/numbers")[3]
+
+
+# --- connections that stall, and Host headers that name no host --------------------------------------
+
+IDLE_SOCKETS = 3000
+
+
+@contextmanager
+def idle_sockets(port: int, count: int, opening: bytes = b""):
+    """``count`` connections to the server that send ``opening`` (maybe nothing) and then wait."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < count + 500:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(count + 500, hard), hard))
+    sockets = []
+    try:
+        for _ in range(count):
+            connection = socket.create_connection((HOST, port), timeout=10)
+            if opening:
+                connection.sendall(opening)
+            sockets.append(connection)
+        yield sockets
+    finally:
+        for connection in sockets:
+            connection.close()
+
+
+def test_thousands_of_idle_connections_leave_the_server_answering(production):
+    with (
+        idle_sockets(production.port, IDLE_SOCKETS // 2),
+        idle_sockets(production.port, IDLE_SOCKETS // 2, b"GET / HT"),
+    ):
+        time.sleep(0.5)  # the workers have taken them all in
+        for _ in range(5):
+            seconds, status, _, _ = timed(production.port, "GET", "/healthz")
+            assert status == 200
+            assert seconds < ANSWER_WITHIN, f"/healthz took {seconds:.2f} s beside {IDLE_SOCKETS} idle sockets"
+
+
+@pytest.fixture(scope="module")
+def impatient():
+    """The production server with its client limits shortened, so that a test sees them act in seconds."""
+    env = server_environment(
+        SECRET_KEY=secrets.token_hex(32), WEB_CONCURRENCY="1", CLIENT_IDLE_SECONDS="1", CLIENT_ARRIVAL_SECONDS="2.5"
+    )
+    started = Gunicorn(env)
+    try:
+        started.wait_until_healthy()
+        yield started
+    finally:
+        started.stop()
+
+
+def closed_by_the_server(connection: socket.socket, within: float) -> bool:
+    """Whether the server closes ``connection`` within ``within`` seconds, reading what it sends meanwhile."""
+    connection.settimeout(within)
+    try:
+        while connection.recv(4096):
+            pass
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        pass
+    return True
+
+
+def test_a_connection_that_says_nothing_is_closed(impatient):
+    with (
+        idle_sockets(impatient.port, 20) as silent,
+        idle_sockets(impatient.port, 20, b"GET /healthz HTTP/1.1\r\n") as half,
+    ):
+        started = time.monotonic()
+        assert all(closed_by_the_server(connection, 5) for connection in silent + half)
+        assert time.monotonic() - started < 5
+    # Quietly: a client that stalls is nobody's error.
+    assert "Traceback" not in impatient.output()
+
+
+def test_a_request_head_trickled_too_slowly_is_closed_even_if_never_idle(impatient):
+    with slow_clients(impatient.port, SLOW_HEADERS, 5):
+        time.sleep(4)  # a byte every quarter of a second: never idle for the 1 s limit, but past 2.5 s in all
+    connection = socket.create_connection((HOST, impatient.port), timeout=5)
+    with connection:
+        connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        for _ in range(12):  # 3 s of a header every quarter of a second
+            time.sleep(TRICKLE_EVERY)
+            with suppress(OSError):
+                connection.sendall(b"X-Slow: a\r\n")
+        assert closed_by_the_server(connection, 2)
+    assert "Traceback" not in impatient.output()
+    # And a request that arrives in time is answered as ever, its body read under the idle limit only.
+    assert request(impatient.port, "GET", "/healthz")[0] == 200
+
+
+@pytest.mark.parametrize("host", ["a" * 64 + ".example", "a..b", "xn--", ".", "a" * 300])
+@pytest.mark.parametrize("path", ["/healthz", "/", "/api/analyze?board=........."])
+def test_a_host_header_that_names_no_host_is_refused_with_400_and_no_traceback(server, host, path):
+    status, _, body = request(server.port, "GET", path, headers={"Host": host})
+    assert status == 400
+    assert b"Host header" in body
+    assert "Traceback" not in server.output()

@@ -369,10 +369,18 @@ def test_the_review_links_to_the_tree_of_the_shown_position(client):
     assert parse_moves("4.1.0") == (4, 1, 0)
 
 
-def test_the_link_to_share_is_shown_whole_and_a_copy_button_waits_for_javascript(client):
-    html = text(client.get(f"/review?moves={LOST}&at=3"))
-    assert f'value="http://localhost/review?moves={LOST}&amp;at=3"' in html
+def test_the_link_to_share_is_on_the_configured_site_and_a_copy_button_waits_for_javascript(client):
+    client.application.config["SITE_URL"] = "https://tictactoe.example"
+    html = text(client.get(f"/review?moves={LOST}&at=3", headers={"Host": "evil.example"}))
+    assert f'value="https://tictactoe.example/review?moves={LOST}&amp;at=3"' in html
     assert 'data-copy="share-link" hidden>Copy link</button>' in html
+
+
+@pytest.mark.parametrize("host", ["localhost", "evil.example", "evil.example:8443"])
+def test_without_a_configured_site_the_link_to_share_is_a_path_never_the_host_header(client, host):
+    html = text(client.get(f"/review?moves={LOST}&at=3", headers={"Host": host}))
+    assert f'value="/review?moves={LOST}&amp;at=3"' in html
+    assert host not in html
 
 
 @pytest.mark.parametrize(
@@ -431,7 +439,7 @@ def test_a_position_on_a_big_board_is_drawn_with_its_own_squares_and_links(clien
     # Every link from the page keeps the board: the steps, the move list, the review, the share link.
     assert f'href="/?board=7x7&amp;moves={RACE_7}&amp;at=4"' in html
     assert f'href="/review?at=3&amp;board=7x7&amp;moves={RACE_7}"' in html
-    assert f"http://localhost/?board=7x7&amp;moves={RACE_7}&amp;at=3" in html
+    assert f'value="/?board=7x7&amp;moves={RACE_7}&amp;at=3"' in html
     assert '<input type="hidden" name="board" value="7x7">' in html  # Play from here
 
 

@@ -1,9 +1,11 @@
+import secrets
+
 import pytest
 
 from webapp import create_app
 from webapp.settings import DEVELOPMENT_KEY, ConfigError, from_environment
 
-LONG_ENOUGH = "k" * 32
+LONG_ENOUGH = "Zq3-8vKx_Lr2mW9pTfYb7cHd4nGs6jAe"  # 32 characters, as random as a generated key
 
 
 def test_production_refuses_to_start_without_a_secret_key():
@@ -27,6 +29,38 @@ def test_production_refuses_a_short_secret_key_in_one_line(key):
 
 def test_a_key_of_32_characters_is_enough():
     assert create_app({"SECRET_KEY": LONG_ENOUGH}).config["SECRET_KEY"] == LONG_ENOUGH
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        " " * 32,  # long enough, and blank
+        "k" * 40,
+        "password" * 4,  # a word repeated
+        "0123456789" * 4,
+        "ab" * 30,
+        f" {LONG_ENOUGH} ",  # pasted with blanks around it
+        DEVELOPMENT_KEY + " " * 10,
+    ],
+)
+def test_a_key_that_is_long_but_easy_to_guess_is_refused(key):
+    with pytest.raises(ConfigError, match="SECRET_KEY looks easy to guess"):
+        create_app({"SECRET_KEY": key})
+
+
+@pytest.mark.parametrize("make", [lambda: secrets.token_urlsafe(32), lambda: secrets.token_hex(16), secrets.token_hex])
+def test_generated_keys_are_accepted(make):
+    for _ in range(50):
+        key = make()
+        assert create_app({"SECRET_KEY": key}).config["SECRET_KEY"] == key
+
+
+def test_the_site_url_is_read_and_checked():
+    assert from_environment({"SITE_URL": "https://Game.example/"})["SITE_URL"] == "https://game.example"
+    assert "SITE_URL" not in from_environment({})
+    for bad in ("game.example", "ftp://game.example", "https://game.example/path", "https://a b"):
+        with pytest.raises(ConfigError, match="SITE_URL must be the site's address"):
+            from_environment({"SITE_URL": bad})
 
 
 def test_testing_runs_without_one():

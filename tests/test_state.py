@@ -14,16 +14,21 @@ from flask import session
 from flask.sessions import SecureCookieSessionInterface
 
 from webapp import create_app, state
-from webapp.match import MOST, Score, Scores, Settings, Table, Tally
+from webapp.match import MOST, Score, Scores, Settings, Table, Tally, is_game_id
 
-# Version | board | mode | side | levels: difficulty, X, O | counts as | moves | paused | values | scores: for
-# each board (3×3, 4×4, 5×5, 7×7, 15×15), 3 counts (first side, second side, draws) each for Easy, Medium,
-# the top level, Human vs Human, Computer vs Computer
-GOOD = "4|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 75
+# Version | board | mode | side | levels: difficulty, X, O | counts as | moves | paused | values | game id
+GOOD = "5|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0123456789ab"
+# The score's own cookie: version | the ids of the last games counted | for each board (3×3, 4×4, 5×5, 7×7,
+# 15×15), 3 counts (first side, second side, draws) each for Easy, Medium, the top level, Human vs Human,
+# Computer vs Computer.
+SCORE = "1|00000000000f" + "|0" * 75
+# Version 4 held the score in the game's line, and no game id.
+V4 = "4|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 75
 # Version 3 was for 3×3 alone, with its one score.
 V3 = "3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 15
 # Version 2 had a single score against the computer, then Human vs Human, then Computer vs Computer.
 OLD = "2|hvc|X|minimax|minimax|one-ply|40|0|0|5|1|2|3|4|6|7|8|9"
+GAME_ID = "0123456789ab"
 
 
 def full_15x15_draw() -> tuple[int, ...]:
@@ -40,19 +45,44 @@ def sign(app, data) -> str:
     return app.session_interface.get_signing_serializer(app).dumps(data)
 
 
-def loaded_from(app, data, **context) -> state.Loaded:
-    """What load() makes of a cookie that holds ``data``, signed with the app's key."""
-    with app.test_request_context(headers={"Cookie": f"session={sign(app, data)}"}, **context):
+def sign_score(app, line: str) -> str:
+    interface = app.session_interface
+    return interface.get_signing_serializer(app, interface.score_salt).dumps(line)
+
+
+NO_COOKIE = object()
+
+
+def cookies(app, data=NO_COOKIE, score: str | None = None) -> str:
+    """A Cookie header with the session holding ``data`` and the score's cookie holding ``score``."""
+    found = [] if data is NO_COOKIE else [f"session={sign(app, data)}"]
+    return "; ".join(found + ([] if score is None else [f"session_score={sign_score(app, score)}"]))
+
+
+def loaded_from(app, data, score: str | None = None, **context) -> state.Loaded:
+    """What load() makes of cookies holding ``data`` and the score ``score``, signed with the app's key."""
+    with app.test_request_context(headers={"Cookie": cookies(app, data, score)}, **context):
         return state.load()
 
 
-def saved_line(app, table: Table) -> str:
+def fresh(loaded: state.Loaded) -> state.Loaded:
+    """``loaded`` with its game's id, which a new game draws at random, set aside once checked."""
+    assert is_game_id(loaded.table.game_id)
+    return replace(loaded, table=replace(loaded.table, game_id=""))
+
+
+def saved(app, table: Table, **notice) -> tuple[dict, str | None]:
+    """What save() leaves to be written: the session's data, and the score's line if it is written."""
     with app.test_request_context():
-        state.save(table)
-        return session["game"]
+        state.save(table, **notice)
+        return dict(session), session.score_to_write
 
 
-def test_a_table_is_saved_as_one_line_in_the_documented_order(app):
+def saved_line(app, table: Table) -> str:
+    return saved(app, table)[0]["game"]
+
+
+def test_a_table_is_saved_as_one_line_in_the_documented_order_and_its_score_as_another(app):
     table = Table(
         settings=Settings(mode="hvh", human="O", difficulty="random", x_level="one-ply", o_level="minimax"),
         moves=(4, 0, 3),
@@ -60,46 +90,102 @@ def test_a_table_is_saved_as_one_line_in_the_documented_order(app):
         show_values=True,
         scores=Scores.on(
             "4x4", Score(Tally(1, 2, 3), Tally(4, 5, 6), Tally(7, 8, 9), Tally(10, 11, 12), Tally(13, 14, MOST))
-        ),
+        )
+        .with_counted("00000000000a")
+        .with_counted(GAME_ID),
         counts_as="minimax",
+        game_id=GAME_ID,
     )
     table = replace(table, settings=replace(table.settings, board="7x7"), moves=(48, 10, 3))
-    assert saved_line(app, table) == (
-        "4|7x7|hvh|O|random|one-ply|minimax|minimax|Ma3|1|1"
-        + "|0" * 15
-        + "|1|2|3|4|5|6|7|8|9|10|11|12|13|14|999999999"
-        + "|0" * 45
+    data, score = saved(app, table)
+    assert data == {"game": "5|7x7|hvh|O|random|one-ply|minimax|minimax|Ma3|1|1|0123456789ab"}
+    assert score == (
+        "1|00000000000a,0123456789ab" + "|0" * 15 + "|1|2|3|4|5|6|7|8|9|10|11|12|13|14|999999999" + "|0" * 45
     )
 
 
 @pytest.mark.parametrize(
     "table",
     [
-        Table(),
-        Table(settings=Settings(human="O", difficulty="minimax"), moves=(4,), counts_as="random"),
-        Table(settings=Settings(mode="cvc", x_level="random", o_level="minimax"), moves=(0, 4, 8), paused=True),
+        Table(game_id=GAME_ID),
+        Table(settings=Settings(human="O", difficulty="minimax"), moves=(4,), counts_as="random", game_id=GAME_ID),
+        Table(
+            settings=Settings(mode="cvc", x_level="random", o_level="minimax"),
+            moves=(0, 4, 8),
+            paused=True,
+            game_id=GAME_ID,
+        ),
         Table(
             show_values=True,
             scores=Scores.on("3x3", Score(easy=Tally(1, 0, 0), impossible=Tally(0, 0, 2), cvc=Tally(0, 3, 0))),
+            game_id=GAME_ID,
         ),
-        # A whole drawn game: nine moves, the most the 3×3 board holds.
-        Table(settings=Settings(mode="hvh"), moves=(0, 4, 8, 1, 7, 6, 2, 5, 3)),
+        # A whole drawn game: nine moves, the most the 3×3 board holds, counted.
+        Table(
+            settings=Settings(mode="hvh"),
+            moves=(0, 4, 8, 1, 7, 6, 2, 5, 3),
+            scores=Scores.on("3x3", Score(hvh=Tally(0, 0, 1))).with_counted(GAME_ID),
+            game_id=GAME_ID,
+        ),
         # Every board, with moves in its last cells, where their characters are the rarest.
-        Table(settings=Settings(board="4x4", mode="hvh"), moves=(15, 14, 0)),
-        Table(settings=Settings(board="5x5", mode="hvh"), moves=(24, 23)),
-        Table(settings=Settings(board="7x7", difficulty="minimax"), moves=(48, 47, 0), counts_as="random"),
-        Table(settings=Settings(board="15x15", mode="hvh"), moves=(224, 0, 63, 64, 65, 112)),
-        # A whole 15×15 game, the longest line there is, with scores on two boards.
+        Table(settings=Settings(board="4x4", mode="hvh"), moves=(15, 14, 0), game_id=GAME_ID),
+        Table(settings=Settings(board="5x5", mode="hvh"), moves=(24, 23), game_id=GAME_ID),
+        Table(
+            settings=Settings(board="7x7", difficulty="minimax"), moves=(48, 47, 0), counts_as="random", game_id=GAME_ID
+        ),
+        Table(settings=Settings(board="15x15", mode="hvh"), moves=(224, 0, 63, 64, 65, 112), game_id=GAME_ID),
+        # A whole 15×15 game, the longest line there is, with scores on two boards and a full ledger.
         Table(
             settings=Settings(board="15x15", mode="hvh"),
             moves=FULL_DRAW,
-            scores=Scores.on("15x15", Score(hvh=Tally(0, 0, 1))).with_score("5x5", Score(easy=Tally(2, 0, 0))),
+            scores=Scores.on("15x15", Score(hvh=Tally(0, 0, 1)))
+            .with_score("5x5", Score(easy=Tally(2, 0, 0)))
+            .with_counted("fffffffffff1")
+            .with_counted("fffffffffff2")
+            .with_counted("fffffffffff3")
+            .with_counted(GAME_ID),
+            game_id=GAME_ID,
         ),
     ],
 )
 def test_what_is_saved_reads_back_unchanged(app, table):
-    loaded = loaded_from(app, {"game": saved_line(app, table)})
-    assert loaded == state.Loaded(table)
+    data, score = saved(app, table)
+    assert loaded_from(app, data, score) == state.Loaded(table)
+
+
+def test_a_score_of_nothing_is_not_written_until_there_is_one(app):
+    assert saved(app, Table(game_id=GAME_ID))[1] is None
+    with app.test_request_context(headers={"Cookie": cookies(app, {"game": GOOD}, SCORE)}):
+        state.save(state.load().table)
+        assert session.score_to_write == SCORE  # there was one: it is kept up to date
+
+
+def test_the_score_cookie_is_only_sent_when_the_score_changed(client):
+    # A game about to be won by X at 2, in Human vs Human, so that no computer reply comes between.
+    game = "5|3x3|hvh|X|one-ply|minimax|one-ply|one-ply|0314|0|0|0123456789ab"
+    client.set_cookie("session", sign(client.application, {"game": game}))
+    client.set_cookie("session_score", sign_score(client.application, SCORE))
+    digest = state._decode(game).digest
+    shown = client.post("/values", data={"game": digest, "show": "1"})
+    assert [c for c in shown.headers.getlist("Set-Cookie") if c.startswith("session_score=")] == []
+    won = client.post("/move", data={"game": digest, "cell": "2"})
+    written = [c for c in won.headers.getlist("Set-Cookie") if c.startswith("session_score=")]
+    assert len(written) == 1
+    assert "HttpOnly" in written[0] and "SameSite=Lax" in written[0]
+
+
+def test_a_version_4_line_keeps_its_score_until_a_score_cookie_holds_it(app):
+    line = V4.replace("|40|0|0|0|0|0|0|0|0|", "|40|0|0|1|2|3|0|0|0|")
+    loaded = loaded_from(app, {"game": line})
+    assert loaded.notice is None
+    assert loaded.table.moves == (4, 0)
+    assert loaded.table.scores == Scores.on("3x3", Score(easy=Tally(1, 2, 3)))
+    assert is_game_id(loaded.table.game_id)  # given one as it is read
+    data, score = saved(app, loaded.table)
+    assert data["game"].startswith("5|3x3|") and data["game"].endswith(loaded.table.game_id)
+    assert score == "1|" + "|1|2|3" + "|0" * 72
+    # Once there is a score cookie, it is the score, whatever an old line says.
+    assert loaded_from(app, {"game": line}, SCORE).table.scores == Scores(counted=("00000000000f",))
 
 
 def test_the_version_before_this_one_keeps_its_game_and_counts_its_score_as_the_difficultys(app):
@@ -119,22 +205,50 @@ def test_version_3_keeps_its_game_and_its_score_on_3x3(app):
     assert loaded.table.moves == (4, 0)
     assert loaded.table.scores == Scores.on("3x3", Score(easy=Tally(1, 2, 3)))
     # Saved again, it is a line of this version: the old one is read, never written.
-    assert saved_line(app, loaded.table).startswith("4|3x3|")
+    assert saved_line(app, loaded.table).startswith("5|3x3|")
 
 
 def test_every_field_of_a_count_reads_back_at_its_widest(app):
     nines = "|999999999" * 75
     widest = Score(*[Tally(MOST, MOST, MOST)] * 5)
-    assert loaded_from(app, {"game": GOOD[: -len("|0") * 75] + nines}).table.scores == Scores((widest,) * 5)
+    assert loaded_from(app, {"game": GOOD}, "1|" + nines).table.scores == Scores((widest,) * 5)
+    assert loaded_from(app, {"game": V4[: -len("|0") * 75] + nines}).table.scores == Scores((widest,) * 5)
 
 
 def test_boards_with_no_games_share_one_all_nought_score():
     # Most boards' scores are all nought: decoding makes no new Score for them (one shared value).
-    line = GOOD[: -len("|0") * 75] + "|0" * 15 + "|1" + "|0" * 59
-    scores = state._decode(line).scores.boards
+    scores = state._decode_scores("1|" + "|0" * 15 + "|1" + "|0" * 59).boards
     assert scores[1] == Score(easy=Tally(1, 0, 0))
     assert all(scores[i] is scores[0] for i in (2, 3, 4))
     assert scores[0] == Score()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        SCORE[:-2] + "|1234567890",  # a count of 10 digits: wider than any score
+        SCORE[:-2] + "|-1",
+        SCORE + "|0",  # a count too many
+        SCORE[:-2],  # a count too few
+        SCORE.replace("1|", "2|", 1),  # a version from the future
+        SCORE.replace("00000000000f", "00000000000F"),  # ids are lower-case hex
+        SCORE.replace("00000000000f", "0000000000f"),  # and 12 digits long
+        SCORE.replace("00000000000f", ",".join([GAME_ID] * 5)),  # the ledger keeps four
+        SCORE.replace("00000000000f", GAME_ID + ","),
+        " " + SCORE,
+    ],
+)
+def test_a_score_that_cannot_be_read_starts_again_with_a_notice_and_the_game_is_kept(app, line):
+    loaded = loaded_from(app, {"game": GOOD}, line)
+    assert loaded == state.Loaded(state._decode(GOOD), state.UNREADABLE_SCORE, notice_is_error=True)
+
+
+def test_a_score_cookie_signed_as_the_session_is_not_a_score(app):
+    # Each cookie is signed under its own salt: a session cookie copied into the score's place is not read.
+    with app.test_request_context(
+        headers={"Cookie": f"session={sign(app, {'game': GOOD})}; session_score={sign(app, SCORE)}"}
+    ):
+        assert state.load().notice == state.UNREADABLE_SCORE
 
 
 COOKIE_LIMIT = 4096  # what every browser keeps of a cookie, its name and value together
@@ -160,12 +274,16 @@ def test_a_whole_15x15_game_with_every_score_at_its_widest_fits_a_cookie_with_ro
 @pytest.mark.parametrize(
     "line",
     [
-        GOOD[:-2] + "|1234567890",  # a count of 10 digits: wider than any score
-        GOOD[:-2] + "|0000000005",  # 10 digits, even for a small count: the field is 9 wide
-        GOOD[:-2] + "|",  # an empty count
-        GOOD[:-2] + "|-1",  # a negative count
-        GOOD + "|0",  # a count too many
-        GOOD[:-2],  # a count too few
+        V4[:-2] + "|1234567890",  # a count of 10 digits: wider than any score
+        V4[:-2] + "|0000000005",  # 10 digits, even for a small count: the field is 9 wide
+        V4[:-2] + "|",  # an empty count
+        V4[:-2] + "|-1",  # a negative count
+        V4 + "|0",  # a count too many
+        V4[:-2],  # a count too few
+        GOOD + "|0",  # a score in this version's line
+        GOOD.replace(GAME_ID, GAME_ID.upper()),  # ids are lower-case hex
+        GOOD.replace(GAME_ID, GAME_ID[:-1]),  # and 12 digits long
+        GOOD.replace(GAME_ID, "g" * 12),
         GOOD.replace("|40|", "|0481726354|"),  # ten moves: more than the board has cells
         GOOD.replace("|40|", "|49|"),  # no such cell
         GOOD.replace("|40|", "|44|"),  # a cell taken twice
@@ -178,10 +296,12 @@ def test_a_whole_15x15_game_with_every_score_at_its_widest_fits_a_cookie_with_ro
         GOOD.replace("|hvc|", "|human-vs-human|"),  # a word longer than any the game writes
         GOOD.replace("|one-ply|minimax|", "|hard|minimax|"),
         GOOD.replace("|one-ply|one-ply|40|", "|one-ply|hard|40|"),  # counts as no difficulty
-        GOOD.replace("4|", "1|", 1),  # a version this code never wrote
-        GOOD.replace("4|", "5|", 1),  # a version from the future
-        GOOD.replace("4|", "3|", 1),  # this line with the old version's number
-        V3.replace("3|", "4|", 1),  # the old line with this version's number
+        GOOD.replace("5|", "1|", 1),  # a version this code never wrote
+        GOOD.replace("5|", "6|", 1),  # a version from the future
+        GOOD.replace("5|", "4|", 1),  # this line with the old version's number
+        V4.replace("4|", "5|", 1),  # the old line with this version's number
+        V4.replace("4|", "3|", 1),
+        V3.replace("3|", "4|", 1),
         V3[:-2],
         GOOD.replace("|3x3|", "|9x9|"),  # no such board
         GOOD.replace("|3x3|", "||"),
@@ -202,7 +322,7 @@ def test_a_whole_15x15_game_with_every_score_at_its_widest_fits_a_cookie_with_ro
 )
 def test_a_line_that_is_not_a_legal_game_starts_a_fresh_one_with_a_notice(app, line):
     loaded = loaded_from(app, {"game": line})
-    assert loaded == state.Loaded(Table(), state.UNREADABLE, reset=True)
+    assert fresh(loaded) == state.Loaded(Table(), state.UNREADABLE, reset=True)
 
 
 @pytest.mark.parametrize(
@@ -221,38 +341,51 @@ def test_a_line_that_is_not_a_legal_game_starts_a_fresh_one_with_a_notice(app, l
     ],
 )
 def test_a_signed_payload_of_another_shape_is_not_ours(app, data):
-    assert loaded_from(app, data) == state.Loaded(Table(), state.UNREADABLE, reset=True)
+    assert fresh(loaded_from(app, data)) == state.Loaded(Table(), state.UNREADABLE, reset=True)
 
 
 def test_a_cookie_signed_with_another_key_is_not_ours(app):
     with app.test_request_context(headers={"Cookie": f"session={sign(app, {'game': GOOD})}x"}):
-        assert state.load() == state.Loaded(Table(), state.UNREADABLE, reset=True)
+        assert fresh(state.load()) == state.Loaded(Table(), state.UNREADABLE, reset=True)
 
 
 def test_an_expired_cookie_is_not_ours(app):
     app.permanent_session_lifetime = timedelta(seconds=-1)
-    assert loaded_from(app, {"game": GOOD}) == state.Loaded(Table(), state.UNREADABLE, reset=True)
+    assert fresh(loaded_from(app, {"game": GOOD})) == state.Loaded(Table(), state.UNREADABLE, reset=True)
 
 
 def test_a_fresh_game_after_a_bad_cookie_is_saved_and_its_notice_shown_once(app):
     with app.test_request_context(headers={"Cookie": f"session={sign(app, {'game': GOOD[:-2]})}"}):
-        assert state.load().notice == state.UNREADABLE
-        assert session["game"] == saved_line(app, Table())
-        assert state.load() == state.Loaded(Table())
+        loaded = state.load()
+        assert loaded.notice == state.UNREADABLE
+        assert session["game"] == saved_line(app, loaded.table)
+        assert state.load() == state.Loaded(loaded.table)
 
 
-def test_no_cookie_is_a_new_game_without_a_notice(app):
+def test_a_bad_game_keeps_a_good_score(app):
+    score = "1|" + "|1|2|3" + "|0" * 72
+    loaded = loaded_from(app, {"game": GOOD[:-2]}, score)
+    assert loaded.notice == state.UNREADABLE
+    assert loaded.table.scores == Scores.on("3x3", Score(easy=Tally(1, 2, 3)))
+
+
+def test_no_cookie_is_a_new_game_without_a_notice_saved_at_once_with_its_id(app):
     with app.test_request_context():
-        assert state.load() == state.Loaded(Table())
-    assert loaded_from(app, {}) == state.Loaded(Table())
+        loaded = state.load()
+        assert fresh(loaded) == state.Loaded(Table())
+        # Saved with the first page, so that its forms and the cookie they come back with name one game.
+        assert session["game"] == saved_line(app, loaded.table)
+    assert fresh(loaded_from(app, {})) == state.Loaded(Table())
+    ids = {loaded_from(app, {}).table.game_id for _ in range(20)}
+    assert len(ids) == 20
 
 
 def test_a_cookie_without_a_game_is_from_before_the_game_was_saved_this_way(app):
-    assert loaded_from(app, {"notice": "hello"}) == state.Loaded(Table(), state.OUTDATED, reset=True)
+    assert fresh(loaded_from(app, {"notice": "hello"})) == state.Loaded(Table(), state.OUTDATED, reset=True)
 
 
 def test_a_notice_is_shown_once_and_says_whether_it_is_an_error(app):
-    table = Table(moves=(4, 0))
+    table = Table(moves=(4, 0), game_id=GAME_ID)
     with app.test_request_context():
         state.save(table, notice="Saved.")
         assert "notice_is_error" not in session
@@ -268,7 +401,7 @@ def test_a_notice_is_shown_once_and_says_whether_it_is_an_error(app):
 def test_saving_replaces_everything_the_session_held(app):
     with app.test_request_context():
         session["stray"] = "left over"
-        state.save(Table())
+        state.save(Table(game_id=GAME_ID))
         assert set(session) == {"game"}
 
 
@@ -314,7 +447,7 @@ def test_the_cookie_is_flasks_own_both_ways(app):
 def test_a_cookie_signed_with_another_key_is_not_read(app):
     other = create_app({"TESTING": True, "SECRET_KEY": "another", "RANDOM_SEED": 7})
     with app.test_request_context(headers={"Cookie": f"session={sign(other, {'game': GOOD})}"}):
-        assert state.load() == state.Loaded(Table(), state.UNREADABLE, reset=True)
+        assert fresh(state.load()) == state.Loaded(Table(), state.UNREADABLE, reset=True)
 
 
 def test_a_cookie_signed_with_a_fallback_key_is_still_read(app):
@@ -356,11 +489,13 @@ def test_the_cookie_serializer_keeps_one_signer_for_its_own_salt_and_makes_one_f
     assert other is not mine
 
 
-def test_the_session_keeps_one_fast_serializer_per_set_of_keys_and_at_most_five(app):
+def test_the_session_keeps_one_fast_serializer_per_salt_and_set_of_keys_and_at_most_eight(app):
     interface = app.session_interface
     assert isinstance(interface, state.GameSessionInterface)
     serializer = interface.get_signing_serializer(app)
     assert interface.get_signing_serializer(app) is serializer
+    scores = interface.get_signing_serializer(app, interface.score_salt)
+    assert scores is not serializer and scores.salt == b"score" and serializer.salt == interface.salt.encode()
     # The parts that make it fast: the signer that derives its key once, HMAC-SHA1 in one call into C,
     # and plain JSON. The signatures are Flask's own either way (test_the_cookie_is_flasks_own_both_ways).
     signer = serializer.make_signer()
@@ -368,13 +503,13 @@ def test_the_session_keeps_one_fast_serializer_per_set_of_keys_and_at_most_five(
     assert isinstance(signer.algorithm, state._SHA1)
     assert serializer.serializer is interface.serializer
     fresh = state.GameSessionInterface()
-    for number in range(1, 6):
+    for number in range(1, 10):
         app.secret_key = f"key {number}"
         fresh.get_signing_serializer(app)
         assert len(fresh._signers) == number
-    app.secret_key = "key 6"  # keys changed under a running app more than four times: the old ones go
+    app.secret_key = "key 10"  # keys changed under a running app more than eight times: the old ones go
     fresh.get_signing_serializer(app)
-    assert list(fresh._signers) == [("key 6",)]
+    assert list(fresh._signers) == [(interface.salt, ("key 10",))]
 
 
 class FlaskSaving(state.GameSessionInterface):

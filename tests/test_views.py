@@ -4,9 +4,9 @@ import re
 import pytest
 from support import HX, board_of, page, send, unfinished_boards
 
-from webapp import stats
+from webapp import state, stats
 from webapp.engine.rules import parse
-from webapp.match import Table
+from webapp.match import Table, Tally
 from webapp.solver import LEVELS, analyze, candidates
 
 OUT_OF_DATE = "This page is out of date. Reload it and try again."
@@ -292,14 +292,22 @@ def test_undo_takes_back_the_move_and_the_reply(client, midgame, headers):
     assert "There is no move to undo." in refused.get_data(as_text=True)
 
 
-def test_undo_is_disabled_when_there_is_nothing_to_undo_and_once_the_game_is_over(client):
+def test_undo_is_disabled_only_when_there_is_nothing_to_undo(client):
     disabled = r'id="undo-button" class="button" disabled'
     assert re.search(disabled, client.get("/").get_data(as_text=True))
     send(client, "/new", mode="hvh")
     play(client, 4)
     assert not re.search(disabled, client.get("/").get_data(as_text=True))
     play(client, 0, 3, 1, 5)  # O X . / X X X: X wins
-    assert re.search(disabled, client.get("/").get_data(as_text=True))
+    # After the end too: the winning move can be taken back to try again, and the win stays counted.
+    assert not re.search(disabled, client.get("/").get_data(as_text=True))
+    send(client, "/undo")
+    assert page(client)["ply"] == "4"
+    interface = client.application.session_interface
+    line = interface.get_signing_serializer(client.application, interface.score_salt).loads(
+        client.get_cookie("session_score").value
+    )
+    assert state._decode_scores(line).of("3x3").hvh == Tally(1, 0, 0)
 
 
 def test_computer_vs_computer_steps_and_pauses(client):
@@ -449,9 +457,9 @@ def test_the_cookie_holds_one_short_line(app, client):
     send(client, "/new", mode="hvh")
     play(client, 4, 0)
     serializer = app.session_interface.get_signing_serializer(app)
-    assert serializer.loads(client.get_cookie("session").value) == {
-        "game": "4|3x3|hvh|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 75
-    }
+    game = serializer.loads(client.get_cookie("session").value)["game"]
+    assert re.fullmatch(r"5\|3x3\|hvh\|X\|one-ply\|minimax\|one-ply\|one-ply\|40\|0\|0\|[0-9a-f]{12}", game)
+    assert client.get_cookie("session_score") is None  # no score yet, so no score cookie
 
 
 def test_a_full_score_stays_in_the_cookie_format(app, client):
@@ -461,7 +469,8 @@ def test_a_full_score_stays_in_the_cookie_format(app, client):
     )
     assert page(client)["board"] == "XX.OO...."
     send(client, "/move", cell=2)
-    line = app.session_interface.get_signing_serializer(app).loads(client.get_cookie("session").value)["game"]
+    interface = app.session_interface
+    line = interface.get_signing_serializer(app, interface.score_salt).loads(client.get_cookie("session_score").value)
     assert "|999999999|" in line and "1000000000" not in line
     assert "Your saved game could not be read" not in client.get("/").get_data(as_text=True)
 
@@ -954,7 +963,7 @@ def test_the_cookie_carries_the_board(app, client):
     send(client, "/new", board="5x5", mode="hvh")
     send(client, "/move", cell=24)
     serializer = app.session_interface.get_signing_serializer(app)
-    assert serializer.loads(client.get_cookie("session").value)["game"].startswith("4|5x5|hvh|X|")
+    assert serializer.loads(client.get_cookie("session").value)["game"].startswith("5|5x5|hvh|X|")
     assert serializer.loads(client.get_cookie("session").value)["game"].split("|")[8] == "o"  # cell 24
 
 
@@ -1005,3 +1014,80 @@ def test_the_footer_names_the_top_level_of_each_board(client):
     words = " ".join(footer.group(1).split())
     assert "Impossible never loses on 3×3, 4×4 and 5×5;" in words
     assert "on 7×7 and 15×15, Hard searches ahead under a time limit" in words
+
+
+# --- two requests in flight at once: two tabs, or a double click ---
+
+
+def cookie_jar(client) -> dict[str, str]:
+    return {name: cookie.value for name in ("session", "session_score") if (cookie := client.get_cookie(name))}
+
+
+def sent_from(client, jar: dict[str, str], path: str, **fields):
+    """Post ``fields`` with the cookies of ``jar``, as a request already on its way when another one left."""
+    for name in ("session", "session_score"):
+        client.delete_cookie(name)
+    for name, value in jar.items():
+        client.set_cookie(name, value)
+    response = client.post(path, data={name: str(value) for name, value in fields.items()})
+    return response, cookie_jar(client)
+
+
+def kept(before: dict[str, str], *answers) -> dict[str, str]:
+    """The cookies a browser keeps once ``answers`` arrive in this order: each overwrites what it sets."""
+    jar = dict(before)
+    for response, _ in answers:
+        for header in response.headers.getlist("Set-Cookie"):
+            name, value = header.split(";")[0].split("=", 1)
+            jar[name] = value
+    return jar
+
+
+def scores_in(app, jar) -> "state.Scores":
+    interface = app.session_interface
+    return state._decode_scores(interface.get_signing_serializer(app, interface.score_salt).loads(jar["session_score"]))
+
+
+@pytest.mark.parametrize("toggle_arrives_last", [True, False])
+def test_a_win_sent_with_a_values_toggle_is_counted_whichever_answer_arrives_last(app, client, toggle_arrives_last):
+    send(client, "/new", mode="hvh")
+    play(client, 0, 3, 1, 4)  # X X . / O O . / . . .: X wins at 2
+    digest, before = page(client)["game"], cookie_jar(client)
+    win = sent_from(client, before, "/move", game=digest, cell=2)
+    toggle = sent_from(client, before, "/values", game=digest, show=1)
+    jar = kept(before, *((win, toggle) if toggle_arrives_last else (toggle, win)))
+    assert scores_in(app, jar).of("3x3").hvh == Tally(1, 0, 0)
+    # And the win counts once: played again from the board the toggle left, it is the same game.
+    for name, value in jar.items():
+        client.set_cookie(name, value)
+    if page(client)["status"] == "playing":
+        play(client, 2)
+    assert scores_in(app, cookie_jar(client)).of("3x3").hvh == Tally(1, 0, 0)
+
+
+def test_the_same_move_sent_twice_is_answered_the_same_way(app, client):
+    send(client, "/new", difficulty="random")
+    digest, before = page(client)["game"], cookie_jar(client)
+    first = sent_from(client, before, "/move", game=digest, cell=4)
+    second = sent_from(client, before, "/move", game=digest, cell=4)
+    serializer = app.session_interface.get_signing_serializer(app)
+    assert serializer.loads(first[1]["session"]) == serializer.loads(second[1]["session"])
+    # Another square is another request, answered on its own (and Easy picks among many replies).
+    replies = set()
+    for cell in (0, 2, 6, 8):
+        _, jar = sent_from(client, before, "/move", game=digest, cell=cell)
+        replies.add(serializer.loads(jar["session"])["game"].split("|")[8][1])
+    assert len(replies) > 1
+
+
+def test_two_tabs_finishing_one_game_two_ways_count_it_once(app, client):
+    send(client, "/new", mode="hvh")
+    play(client, 0, 3, 1, 4)  # X to move: 2 wins at once, 8 does not
+    digest, before = page(client)["game"], cookie_jar(client)
+    win = sent_from(client, before, "/move", game=digest, cell=2)
+    other = sent_from(client, before, "/move", game=digest, cell=8)
+    for name, value in kept(before, win, other).items():
+        client.set_cookie(name, value)
+    play(client, 5)  # O completes the middle row in the game the second tab kept
+    assert page(client)["status"] == "o-won"
+    assert scores_in(app, cookie_jar(client)).of("3x3").hvh == Tally(1, 0, 0)  # the first result stands

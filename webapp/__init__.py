@@ -16,6 +16,7 @@ def create_app(test_config=None):
     from webapp import (
         assets,
         compression,
+        costs,
         errors,
         forms,
         randomness,
@@ -52,6 +53,7 @@ def create_app(test_config=None):
     assets.init_app(app)
     security.init_app(app)
     errors.init_app(app)
+    costs.init_app(app)
     rendering.init_app(app)
     compression.init_app(app)
     app.register_blueprint(views.bp)

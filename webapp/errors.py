@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from webapp.rendering import page_or_fragment
@@ -13,6 +13,7 @@ PLAIN_WORDS = {
     404: "There is no page at this address.",
     405: "This address does not take that kind of request.",
     413: "That request was too large.",
+    429: "The server is busy just now. Try again in a moment.",
     500: "Something went wrong on our side. Please try again.",
 }
 
@@ -29,5 +30,13 @@ def handle_http_error(error: HTTPException):
     custom = error.description != type(error).description
     message = error.description if custom else PLAIN_WORDS.get(code, error.name)
     if request.path.startswith("/api/"):
-        return {"error": message}, code
-    return page_or_fragment("error.html", "partials/problem.html", code, code=code, title=error.name, message=message)
+        response = current_app.make_response(({"error": message}, code))
+    else:
+        response = page_or_fragment(
+            "error.html", "partials/problem.html", code, code=code, title=error.name, message=message
+        )
+    # What the error adds for the client: when to try again (429), which methods the address takes (405).
+    for name, value in error.get_headers():
+        if name != "Content-Type":
+            response.headers[name] = value
+    return response

@@ -28,6 +28,23 @@ MOST = 999_999_999
 DIGEST_LENGTH = 12
 # How much of a visitor's own text a message repeats back: enough to recognise, never a flood.
 ECHO = 40
+# A game's id: random hex digits, given when the game starts (Table.game_id).
+GAME_ID_LENGTH = 12
+# How many counted games the score remembers (Scores.counted): a race is between the last few.
+LEDGER = 4
+
+
+def new_game_id(rng: random.Random) -> str:
+    """A fresh game's id, from the injected generator.
+
+    >>> is_game_id(new_game_id(random.Random(1)))
+    True
+    """
+    return f"{rng.getrandbits(4 * GAME_ID_LENGTH):0{GAME_ID_LENGTH}x}"
+
+
+def is_game_id(text: str) -> bool:
+    return len(text) == GAME_ID_LENGTH and all(c in "0123456789abcdef" for c in text)
 
 
 def shown(text: str) -> str:
@@ -216,13 +233,31 @@ def tally_name(mode: str, level: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Scores:
     """One Score per board of the catalogue, in its order: a win on 15×15 against Hard is not one on
-    3×3 against Impossible, nor is Medium the same opponent on both."""
+    3×3 against Impossible, nor is Medium the same opponent on both.
+
+    ``counted`` holds the ids of the last games whose results are in the score, newest last: a game
+    counts once, however often it is finished (after an Undo, or in two tabs at once).
+    """
 
     boards: tuple[Score, ...] = (Score(),) * len(BOARDS)
+    counted: tuple[str, ...] = ()
 
     def __post_init__(self):
         if len(self.boards) != len(BOARDS) or not all(isinstance(score, Score) for score in self.boards):
             raise ValueError(f"the scores hold one Score for each of the {len(BOARDS)} boards")
+        if len(self.counted) > LEDGER or not all(is_game_id(game_id) for game_id in self.counted):
+            raise ValueError(f"the scores remember at most {LEDGER} game ids of {GAME_ID_LENGTH} hex digits")
+
+    def has_counted(self, game_id: str) -> bool:
+        return game_id in self.counted
+
+    def with_counted(self, game_id: str) -> Scores:
+        """The same scores, remembering that ``game_id``'s result is in them.
+
+        >>> Scores().with_counted("0123456789ab").has_counted("0123456789ab")
+        True
+        """
+        return replace(self, counted=(*self.counted, game_id)[-LEDGER:])
 
     @classmethod
     def on(cls, board: str, score: Score) -> Scores:
@@ -234,7 +269,7 @@ class Scores:
 
     def with_score(self, board: str, score: Score) -> Scores:
         index = _BOARD_INDEX[board]
-        return Scores((*self.boards[:index], score, *self.boards[index + 1 :]))
+        return replace(self, boards=(*self.boards[:index], score, *self.boards[index + 1 :]))
 
 
 _BOARD_INDEX = {board.key: index for index, board in enumerate(BOARDS)}
@@ -255,6 +290,8 @@ class Table:
 
     ``counts_as`` is the difficulty a game against the computer is scored under: the weakest one
     that played in it, so that turning Easy into Impossible just before winning counts as Easy.
+    ``game_id`` tells this game from the visitor's others, so that its result counts once; "" only
+    for a table made without a generator, whose result counts however often it ends.
     """
 
     settings: Settings = field(default_factory=Settings)
@@ -263,11 +300,14 @@ class Table:
     show_values: bool = False
     scores: Scores = field(default_factory=Scores)
     counts_as: str | None = None
+    game_id: str = ""
 
     def __post_init__(self):
         if self.counts_as is None:
             object.__setattr__(self, "counts_as", self.settings.difficulty)
         check_difficulty(self.counts_as)
+        if self.game_id and not is_game_id(self.game_id):
+            raise ValueError(f"a game id is {GAME_ID_LENGTH} hex digits")
 
     @cached_property
     def position(self) -> Position:
@@ -311,7 +351,11 @@ class Table:
         return not self.position.is_over() and not self.settings.is_computer(self.position.to_move)
 
     def can_undo(self) -> bool:
-        return not self.position.is_over() and bool(self._undone_moves())
+        return bool(self._undone_moves())
+
+    def is_counted(self) -> bool:
+        """Whether this game has ended and its result is in the score."""
+        return bool(self.game_id) and self.scores.has_counted(self.game_id)
 
     def is_in_progress(self) -> bool:
         """A person has moved in this game and it is not over: starting another would lose it."""
@@ -337,7 +381,9 @@ class Table:
         if not confirmed and changes_sides and self.is_in_progress():
             kind = f"{BOARD_NAMES[settings.board]} game" if changes_board else f"{MODE_NAMES[settings.mode]} game"
             raise ConfirmationNeeded(f"Start a new {kind}? This one will be abandoned.")
-        fresh = replace(self, settings=settings, moves=(), paused=False, counts_as=settings.difficulty)
+        fresh = replace(
+            self, settings=settings, moves=(), paused=False, counts_as=settings.difficulty, game_id=new_game_id(rng)
+        )
         return fresh._computer_replies(rng) if settings.mode == "hvc" else fresh
 
     def with_levels(self, difficulty=None, x_level=None, o_level=None) -> Table:
@@ -378,10 +424,9 @@ class Table:
     def undo(self) -> Table:
         """Take back the last move; against the computer, its reply and the person's move before it.
 
-        A finished game's result is counted and stays counted, so a finished game cannot be undone.
+        After the end, too, to try again from there: the finished game's result stays counted, and
+        the game, finished again, does not count a second time.
         """
-        if self.position.is_over():
-            raise GameOverError("This game is over and its result is counted; start a new game to play again.")
         undone = self._undone_moves()
         if not undone:
             raise NothingToUndoError("There is no move to undo.")
@@ -397,7 +442,12 @@ class Table:
         if replay(tuple(moves), settings.board).is_over():
             raise GameOverError("That position is the end of the game; choose an earlier move to play from.")
         table = replace(
-            self, settings=settings, moves=tuple(moves), paused=settings.mode == "cvc", counts_as=settings.difficulty
+            self,
+            settings=settings,
+            moves=tuple(moves),
+            paused=settings.mode == "cvc",
+            counts_as=settings.difficulty,
+            game_id=new_game_id(rng),
         )
         return table._computer_replies(rng) if settings.mode == "hvc" else table
 
@@ -429,8 +479,10 @@ class Table:
     def _played(self, cell: int) -> Table:
         pos = self.position.play(cell)
         table = replace(self, moves=(*self.moves, cell))
-        if pos.is_over():
+        if pos.is_over() and not self.is_counted():
             table = table._with_score(table.score.counted(self.settings, pos.winner, self.counts_as))
+            if self.game_id:
+                table = replace(table, scores=table.scores.with_counted(self.game_id))
         # The new table's position is known already: hand it over instead of replaying every move.
         table.__dict__["position"] = pos
         return table

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from flask import Blueprint, abort, current_app, redirect, request, url_for
 
-from webapp import state
+from webapp import randomness, state
 from webapp.engine.boards import BOARDS, BY_KEY, DEFAULT, Board
 from webapp.engine.rules import GameOverError, Position
 from webapp.match import LEVEL_NAMES, Settings, StaleBoardError, Table, check_difficulty
@@ -136,10 +136,15 @@ def show_game(graded: bool):
         rows=move_list(moves, game.moves if game else (), board.n),
         game=game,
         explanation=explain(next_move, board.n) if next_move else "",
-        link=url_for(
-            endpoint, board=key, moves=moves_text or None, at=at if at != len(moves) else None, _external=True
-        ),
+        link=share_link(url_for(endpoint, board=key, moves=moves_text or None, at=at if at != len(moves) else None)),
     )
+
+
+def share_link(path: str) -> str:
+    """The address to share for ``path``: on the configured SITE_URL, else the path alone, which the
+    page's script completes from the address the browser shows. Never from the Host header, which
+    anyone can set, so that a link shared from a page cannot point to another site."""
+    return current_app.config.get("SITE_URL", "") + path
 
 
 def status_words(moves: tuple[int, ...], at: int, pos: Position) -> str:
@@ -250,7 +255,7 @@ def play_from():
         return confirm_page(table, board, moves, 409, CHANGED)
     try:
         settings = replace(chosen_settings(table, positions(moves, board)[-1]), board=board.key)
-        played = table.play_from(moves, settings, current_app.extensions["rng"])
+        played = table.play_from(moves, settings, randomness.for_request(table))
     except ValueError as error:
         return link_problem(error)
     state.save(played, notice=started_words(played, len(moves)))

@@ -8,6 +8,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, abort, current_app, request
 
+from webapp.rendering import is_htmx
+
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -30,10 +32,57 @@ def init_app(app: Flask) -> None:
     # built from the Host header, which anyone can set; with these off it simply finds no page.
     app.url_map.merge_slashes = False
     app.url_map.strict_slashes = False
+    app.before_request(refuse_bad_hosts)
     app.before_request(refuse_oversized_bodies)
     app.before_request(refuse_cross_site_requests)
     app.after_request(keep_redirects_on_this_site)
-    app.wsgi_app = SecurityHeaders(BodyLimit(app.wsgi_app, app))
+    app.after_request(keep_out_of_shared_caches)
+    app.wsgi_app = HostCheck(SecurityHeaders(BodyLimit(app.wsgi_app, app)))
+
+
+# Where a Host header names no host, the request goes on under this name, only to be refused.
+STAND_IN_HOST = "bad-host.invalid"
+BAD_HOST = "The request's Host header does not name a host, so it was refused."
+
+
+def is_host_name(text: str) -> bool:
+    """Whether a Host header's value is a name Werkzeug can bind URLs to: each label of the name, in
+    IDNA form, from 1 to 63 characters, and the name no longer than 253 (a port may follow).
+
+    >>> is_host_name("example.com:8000"), is_host_name("a" * 64 + ".com"), is_host_name("a..b"), is_host_name("xn--")
+    (True, False, False, False)
+    """
+    name = text.partition(":")[0]
+    try:
+        # Both ways, as Werkzeug goes both ways: "xn--" encodes, then fails to decode.
+        name.encode("idna").decode("idna")
+    except UnicodeError:
+        return False
+    return True
+
+
+class HostCheck:
+    """WSGI middleware for Host headers that name no host (a label over 63 characters, an empty one).
+
+    Werkzeug cannot bind addresses to such a name: Flask then failed again while drawing the error
+    page, and every route, the health check included, answered 500 with a traceback in the log. The
+    request now goes on under a stand-in name, flagged, and refuse_bad_hosts answers it 400.
+    """
+
+    def __init__(self, wsgi_app):
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ, start_response):
+        host = environ.get("HTTP_HOST")
+        if host is not None and not is_host_name(host):
+            environ["HTTP_HOST"] = STAND_IN_HOST
+            environ["webapp.bad_host"] = True
+        return self.wsgi_app(environ, start_response)
+
+
+def refuse_bad_hosts():
+    if request.environ.get("webapp.bad_host"):
+        abort(400, description=BAD_HOST)
 
 
 class BodyLimit:
@@ -115,6 +164,20 @@ def refuse_cross_site_requests():
 
 
 CROSS_SITE = "This request came from another site, so it was refused."
+
+# Everything Flask answers is about one visitor's game, or may be (the nav, a notice): never kept in a
+# shared cache. A fragment or a JSON answer is never kept at all; a page may be kept by the browser
+# alone, for Back and Forward, but asked for again before it is shown anew. Only the fingerprinted
+# static files, which WhiteNoise serves before Flask sees the request, are cached publicly, for a year.
+PAGE_CACHING = "private, no-cache"
+FRAGMENT_CACHING = "no-store"
+
+
+def keep_out_of_shared_caches(response):
+    if "Cache-Control" not in response.headers:
+        page = response.mimetype == "text/html" and not is_htmx() and response.status_code < 300
+        response.headers["Cache-Control"] = PAGE_CACHING if page else FRAGMENT_CACHING
+    return response
 
 
 def keep_redirects_on_this_site(response):

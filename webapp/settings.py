@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import os
+import re
 import sys
+from collections import Counter
 from collections.abc import Mapping
 
 from flask import Flask
@@ -14,7 +17,7 @@ class ConfigError(SystemExit):
 
 
 def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
-    """The settings found in the environment: SECRET_KEY and PORT."""
+    """The settings found in the environment: SECRET_KEY, PORT and SITE_URL."""
     config = {}
     if environ.get("SECRET_KEY"):
         config["SECRET_KEY"] = environ["SECRET_KEY"]
@@ -22,7 +25,24 @@ def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise ConfigError(f"PORT must be a port number from 1 to 65535, not {port!r}.")
     config["PORT"] = int(port)
+    if environ.get("SITE_URL"):
+        config["SITE_URL"] = site_url(environ["SITE_URL"])
     return config
+
+
+SITE_URL = re.compile(r"https?://[a-z0-9.-]+(:[0-9]{1,5})?")
+
+
+def site_url(text: str) -> str:
+    """The site's public address, as share links begin: a scheme and a host, with no path.
+
+    >>> site_url("https://TicTacToe.example.com/")
+    'https://tictactoe.example.com'
+    """
+    url = text.strip().lower().removesuffix("/")
+    if not SITE_URL.fullmatch(url):
+        raise ConfigError(f"SITE_URL must be the site's address, such as https://tictactoe.example.com, not {text!r}.")
+    return url
 
 
 MIN_SECRET_KEY_LENGTH = 32
@@ -44,12 +64,36 @@ def require_secret_key(app: Flask) -> None:
             "SECRET_KEY is not set: the game keeps its state in a signed cookie and cannot sign it. "
             f"Set SECRET_KEY to a long random string, e.g. from: {KEY_RECIPE}"
         )
-    # Test keys sign nothing that matters; anywhere else a short key can be guessed offline.
-    if len(key) < MIN_SECRET_KEY_LENGTH and not app.testing:
+    # Test keys sign nothing that matters; anywhere else a short or patterned key can be guessed offline.
+    if app.testing:
+        return
+    if len(key) < MIN_SECRET_KEY_LENGTH:
         raise ConfigError(
             f"SECRET_KEY is {len(key)} characters long; it needs at least {MIN_SECRET_KEY_LENGTH}, "
             f"or signed cookies can be forged. Generate one with: {KEY_RECIPE}"
         )
+    if key_bits(key) < MIN_SECRET_KEY_BITS or is_periodic(key) or key.strip() != key or key == DEVELOPMENT_KEY:
+        raise ConfigError(
+            "SECRET_KEY looks easy to guess (too few different characters, a repeated pattern or blanks), "
+            f"so signed cookies could be forged. Generate a random one with: {KEY_RECIPE}"
+        )
+
+
+# What the key's own characters show of its randomness, at the least: 32 random hex digits (16 bytes,
+# secrets.token_hex(16)) show about 115 bits (90 at worst in 300,000 tries), the recipe's 43 characters
+# about 210, "password" four times 88 (refused as a repeat), 32 blanks none.
+MIN_SECRET_KEY_BITS = 80
+
+
+def key_bits(key: str) -> float:
+    """The key's length times the entropy of its characters' frequencies: a ceiling on a patterned
+    key's strength, not a measure of a random one's.
+
+    >>> key_bits(" " * 32), round(key_bits("ab" * 16))
+    (0.0, 32)
+    """
+    counts = Counter(key).values()
+    return sum(count * math.log2(len(key) / count) for count in counts)
 
 
 def run_by_flask_cli() -> bool:
@@ -59,3 +103,12 @@ def run_by_flask_cli() -> bool:
     everyone's cookies with a key that is published in this file.
     """
     return os.environ.get("FLASK_RUN_FROM_CLI") == "true" and "gunicorn" not in sys.modules
+
+
+def is_periodic(key: str) -> bool:
+    """Whether the key is a shorter piece repeated (the last repeat may be cut short).
+
+    >>> is_periodic("password" * 4), is_periodic("abcabca"), is_periodic("abcabd")
+    (True, True, False)
+    """
+    return any(key == (key[:p] * (len(key) // p + 1))[: len(key)] for p in range(1, len(key) // 2 + 1))

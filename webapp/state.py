@@ -1,11 +1,20 @@
-"""The one module that reads and writes ``flask.session``: a Table in a small, signed cookie.
+"""The one module that reads and writes ``flask.session``: a Table in two small, signed cookies.
 
-The cookie holds one compact, versioned line of text, such as
-``4|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0|0|0|…``: a string costs Flask's session
-serializer far less than nested containers, on every request. Anything that does not read back as
-a legal game (a tampered or truncated cookie, an unknown version, impossible moves, a payload of the
-wrong shape) becomes a fresh game with a notice, never an error. The lines before this one (versions 3
-and 2, both for 3×3 alone) are still read, so that nobody loses their score to an update.
+The session cookie holds the game as one compact, versioned line of text, such as
+``5|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|4f1c0a9b2e77``: a string costs Flask's session
+serializer far less than nested containers, on every request. The score lives in a cookie of its own
+(``1|<ids of the last games counted>|0|0|0|…``), written only by a request that changes it.
+
+Why two: the browser keeps whichever cookie arrives last, and two requests in flight (two tabs, a
+double click) each answer from the cookies they were sent with. A winning move and a Move-values
+toggle sent together once lost the win whenever the toggle's answer came last. Now the toggle writes
+no score, so the win stays counted; and since the score remembers which games it counted, the same
+game finished again (retried after an Undo, or in the other tab) does not count twice.
+
+Anything that does not read back as a legal game (a tampered or truncated cookie, an unknown version,
+impossible moves, a payload of the wrong shape) becomes a fresh game with a notice, never an error.
+The lines before these (version 4 with the score inside, and versions 3 and 2, both for 3×3 alone) are
+still read, so that nobody loses their score to an update.
 """
 
 from __future__ import annotations
@@ -17,7 +26,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from flask import request, session
+from flask import current_app, request, session
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
 from itsdangerous.encoding import base64_encode, want_bytes
@@ -25,9 +34,25 @@ from itsdangerous.signer import HMACAlgorithm
 
 from webapp.engine.boards import BOARDS, BY_KEY, DEFAULT
 from webapp.headers import vary_on
-from webapp.match import SCORE_TALLIES, Score, Scores, Settings, Table, Tally, check_board, check_difficulty, tally_name
+from webapp.match import (
+    GAME_ID_LENGTH,
+    LEDGER,
+    SCORE_TALLIES,
+    Score,
+    Scores,
+    Settings,
+    Table,
+    Tally,
+    check_board,
+    check_difficulty,
+    new_game_id,
+    tally_name,
+)
 
-VERSION = "4"  # 3 was for 3×3 only; 2 had one score for every difficulty; 1 was a dictionary of fields
+# 4 kept the score in the game's line; 3 was for 3×3 only; 2 had one score for every difficulty; 1 was a
+# dictionary of fields.
+VERSION = "5"
+SCORE_VERSION = "1"
 _WORD = r"([a-z-]{1,12})"
 _COUNT = r"\|([0-9]{1,9})"
 _MOVES = r"([0-8]{0,9})"
@@ -36,18 +61,28 @@ _MOVES = r"([0-8]{0,9})"
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
 _DIGIT = {c: i for i, c in enumerate(ALPHABET)}
 _MOST_MOVES = max(b.cells for b in BOARDS) * 2
+_GAME_ID = rf"([0-9a-f]{{{GAME_ID_LENGTH}}}|)"
 # The shape of the line, checked in one pass; whether the words and moves make sense is the
-# Table's to say (Settings checks the words, replaying checks the moves). Every board has its score.
-GAME_LINE = re.compile(
-    rf"4\|([0-9x]{{3,5}})\|{_WORD}\|([XO])\|{_WORD}\|{_WORD}\|{_WORD}\|{_WORD}\|([0-9a-zA-Z_-]{{0,{_MOST_MOVES}}})"
-    rf"\|([01])\|([01])" + _COUNT * (15 * len(BOARDS))
+# Table's to say (Settings checks the words, replaying checks the moves).
+_GAME_FIELDS = (
+    rf"\|([0-9x]{{3,5}})\|{_WORD}\|([XO])\|{_WORD}\|{_WORD}\|{_WORD}\|{_WORD}\|([0-9a-zA-Z_-]{{0,{_MOST_MOVES}}})"
+    rf"\|([01])\|([01])"
 )
+GAME_LINE = re.compile(rf"5{_GAME_FIELDS}\|{_GAME_ID}")
+# The score's line: the ids of the last games counted, then every board's 15 counts.
+SCORE_LINE = re.compile(
+    rf"1\|((?:[0-9a-f]{{{GAME_ID_LENGTH}}},){{0,{LEDGER - 1}}}[0-9a-f]{{{GAME_ID_LENGTH}}}|)"
+    + _COUNT * (15 * len(BOARDS))
+)
+# Version 4 held the score inside the game's line, and no game id.
+V4_GAME_LINE = re.compile(rf"4{_GAME_FIELDS}" + _COUNT * (15 * len(BOARDS)))
 # Versions 3 and 2 were for 3×3 alone: they are read as 3×3 games, with their score on 3×3.
 V3_GAME_LINE = re.compile(
     rf"3\|{_WORD}\|([XO])\|{_WORD}\|{_WORD}\|{_WORD}\|{_WORD}\|{_MOVES}\|([01])\|([01])" + _COUNT * 15
 )
 OLD_GAME_LINE = re.compile(rf"2\|{_WORD}\|([XO])\|{_WORD}\|{_WORD}\|{_WORD}\|{_MOVES}\|([01])\|([01])" + _COUNT * 9)
 UNREADABLE = "Your saved game could not be read, so a new game has started."
+UNREADABLE_SCORE = "Your saved score could not be read, so it starts again from nothing."
 OUTDATED = "The game has been updated since your last visit, so a new game has started."
 # What the session may hold, and the type of each: anything else means the cookie is not ours.
 FIELDS = {"game": str, "notice": str, "notice_is_error": bool}
@@ -133,46 +168,81 @@ class GameSessionInterface(SecureCookieSessionInterface):
 
     serializer = PlainJSON()
 
+    # The score's cookie: signed with the same keys under a salt of its own, so neither cookie passes for the other.
+    score_salt = "score"
+
     def __init__(self):
-        # The signing serializer for each set of keys: Flask builds a new one twice a request.
+        # The signing serializer for each set of keys and salt: Flask builds a new one twice a request.
         self._signers: dict[tuple, URLSafeTimedSerializer] = {}
 
-    def get_signing_serializer(self, app):
+    def get_signing_serializer(self, app, salt: str | None = None):
         if not app.secret_key:
             return None
+        salt = salt or self.salt
         keys = (*(app.config["SECRET_KEY_FALLBACKS"] or ()), app.secret_key)
-        signer = self._signers.get(keys)
+        signer = self._signers.get((salt, keys))
         if signer is None:
-            if len(self._signers) > 4:  # the keys changed under a running app: only the latest matter
+            if len(self._signers) > 8:  # the keys changed under a running app: only the latest matter
                 self._signers.clear()
-            signer = self._signers[keys] = _CookieSerializer(
+            signer = self._signers[salt, keys] = _CookieSerializer(
                 list(keys),
-                salt=self.salt,
+                salt=salt,
                 serializer=self.serializer,
                 signer=_Signer,
                 signer_kwargs={"key_derivation": self.key_derivation, "algorithm": _SHA1()},
             )
         return signer
 
+    def score_cookie_name(self, app) -> str:
+        return f"{self.get_cookie_name(app)}_score"
+
     def open_session(self, app, request):
         signer = self.get_signing_serializer(app)
         if signer is None:
             return None
+        opened = self._open_game(app, request, signer)
+        # The score's line as it came (None without one; False if it is not ours), to write it only if it changes.
+        opened.score_line = self._open_score(app, request)
+        opened.score_to_write = None
+        return opened
+
+    def _open_game(self, app, request, signer):
         text = request.cookies.get(self.get_cookie_name(app))
         if not text:
             return self.session_class()
-        try:
-            data = signer.loads(text, max_age=int(app.permanent_session_lifetime.total_seconds()))
-        except (BadSignature, ValueError, RecursionError):
-            data = None  # forged, expired, or not JSON (a ValueError): not a cookie we wrote
+        data = self._verified(app, signer, text)
         if not _is_ours(data):
             opened = self.session_class()
             opened.unreadable = True
             return opened
         return self.session_class(data)
 
+    def _open_score(self, app, request) -> str | bool | None:
+        text = request.cookies.get(self.score_cookie_name(app))
+        if not text:
+            return None
+        line = self._verified(app, self.get_signing_serializer(app, self.score_salt), text)
+        return line if isinstance(line, str) else False
+
+    @staticmethod
+    def _verified(app, signer, text: str):
+        try:
+            return signer.loads(text, max_age=int(app.permanent_session_lifetime.total_seconds()))
+        except (BadSignature, ValueError, RecursionError):
+            return None  # forged, expired, or not JSON (a ValueError): not a cookie we wrote
+
     def save_session(self, app, session, response) -> None:
-        """Flask's own, with its three rebuilds of the Vary header (a parse each) made one cheap edit."""
+        """Flask's own, with its three rebuilds of the Vary header (a parse each) made one cheap edit,
+        and the score's cookie written when the request changed the score."""
+        line = getattr(session, "score_to_write", None)
+        if line is not None and line != session.score_line:
+            text = self.get_signing_serializer(app, self.score_salt).dumps(line)
+            options = self._cookie_options(app) | {"key": self.score_cookie_name(app)}
+            response.set_cookie(value=text, expires=self.get_expiration_time(app, session), **options)
+            vary_on(response, "Cookie")
+        self._save_game(app, session, response)
+
+    def _save_game(self, app, session, response) -> None:
         # A cookie read, written or deleted makes the answer depend on the cookie (headers in Flask's order).
         if session.accessed:
             vary_on(response, "Cookie")
@@ -220,36 +290,75 @@ class Loaded:
 
 
 def load() -> Loaded:
-    """The visitor's table and any notice for them (shown once, then forgotten)."""
+    """The visitor's table and any notice for them (shown once, then forgotten).
+
+    A first visit gets a game with an id of its own at once, saved with the page, so that the page's
+    forms and the cookie they come back with name the same game.
+    """
+    scores, score_notice = _load_scores()
     if not session:
-        return _fresh(UNREADABLE) if getattr(session, "unreadable", False) else Loaded(Table())
+        if getattr(session, "unreadable", False):
+            return _fresh(UNREADABLE, scores)
+        table = _new_table(scores)
+        save(table)
+        return Loaded(table, score_notice, notice_is_error=score_notice is not None)
     notice = session.pop("notice", None)
     notice_is_error = session.pop("notice_is_error", False)
     game = session.get("game")
     if game is None:
-        return _fresh(OUTDATED)
+        return _fresh(OUTDATED, scores)
     try:
         table = _decode(game)
     except ValueError:
-        return _fresh(UNREADABLE)
+        return _fresh(UNREADABLE, scores)
+    # Before version 5 the score was in the game's line: it is kept until a score cookie holds it.
+    if session.score_line is not None or game.startswith(f"{VERSION}|"):
+        table = replace(table, scores=scores)
+    if not table.game_id:
+        table = replace(table, game_id=new_game_id(current_app.extensions["rng"]))
+    notice = notice or score_notice
     if notice is None:
         return Loaded(table)
-    return Loaded(table, notice, notice_is_error=notice_is_error)
+    return Loaded(table, notice, notice_is_error=notice_is_error or notice == score_notice)
 
 
 def save(table: Table, notice: str | None = None, notice_is_error: bool = False) -> None:
-    """Store ``table``, and a notice to show on the next page, in the session cookie."""
+    """Store ``table``, and a notice to show on the next page, in the session's cookies.
+
+    The score's cookie is only sent again when the score changed (see the module's docstring).
+    """
     session.clear()
     session.update(_encode(table))
+    if getattr(session, "score_line", None) is not None or table.scores != Scores():
+        session.score_to_write = _encode_scores(table.scores)
     if notice:
         session["notice"] = notice
         if notice_is_error:
             session["notice_is_error"] = True
 
 
-def _fresh(notice: str) -> Loaded:
-    save(Table())
-    return Loaded(Table(), notice, reset=True)
+def _new_table(scores: Scores) -> Table:
+    # The worker's own generator, reseeded from the system in each worker (webapp.randomness).
+    return Table(scores=scores, game_id=new_game_id(current_app.extensions["rng"]))
+
+
+def _fresh(notice: str, scores: Scores) -> Loaded:
+    table = _new_table(scores)
+    save(table)
+    return Loaded(table, notice, reset=True)
+
+
+def _load_scores() -> tuple[Scores, str | None]:
+    """The score's cookie read back, and a notice if it was there but could not be read."""
+    line = getattr(session, "score_line", None)
+    if line is None:
+        return Scores(), None
+    try:
+        if line is False:
+            raise ValueError("not a cookie we wrote")
+        return _decode_scores(line), None
+    except ValueError:
+        return Scores(), UNREADABLE_SCORE
 
 
 def _width(board: str) -> int:
@@ -281,8 +390,24 @@ def _encode(table: Table) -> dict:
     s = table.settings
     fields = [VERSION, s.board, s.mode, s.human, s.difficulty, s.x_level, s.o_level, table.counts_as]
     fields += [encode_moves(table.moves, s.board), str(int(table.paused)), str(int(table.show_values))]
-    fields += [_NO_GAMES_TEXT if score == _NO_GAMES else _score_text(score) for score in table.scores.boards]
+    fields.append(table.game_id)
     return {"game": "|".join(fields)}
+
+
+def _encode_scores(scores: Scores) -> str:
+    fields = [SCORE_VERSION, ",".join(scores.counted)]
+    fields += [_NO_GAMES_TEXT if score == _NO_GAMES else _score_text(score) for score in scores.boards]
+    return "|".join(fields)
+
+
+def _decode_scores(line: str) -> Scores:
+    """The scores in the score cookie's line; raises ValueError for anything else."""
+    found = SCORE_LINE.fullmatch(line)
+    if found is None:
+        raise ValueError("not a score's line")
+    counted, *counts = found.groups()
+    boards = tuple(_score(counts[i : i + 15]) for i in range(0, len(counts), 15))
+    return Scores(boards, tuple(counted.split(",")) if counted else ())
 
 
 def _score_text(score: Score) -> str:
@@ -298,8 +423,13 @@ _NO_GAMES_COUNTS = _NO_GAMES_TEXT.split("|")
 
 
 def _decode(text: str) -> Table:
-    """The table in a cookie's line of text; raises ValueError for anything that is not a legal game."""
+    """The table in a cookie's line of text, with the score the line held before version 5; raises
+    ValueError for anything that is not a legal game."""
+    game_id, scores = "", Scores()
     if (found := GAME_LINE.fullmatch(text)) is not None:
+        board, mode, human, difficulty, x_level, o_level, counts_as, moves, paused, values, game_id = found.groups()
+        moves = decode_moves(moves, check_board(board))
+    elif (found := V4_GAME_LINE.fullmatch(text)) is not None:
         board, mode, human, difficulty, x_level, o_level, counts_as, moves, paused, values, *counts = found.groups()
         scores = Scores(tuple(_score(counts[i : i + 15]) for i in range(0, len(counts), 15)))
         moves = decode_moves(moves, check_board(board))
@@ -323,6 +453,7 @@ def _decode(text: str) -> Table:
         show_values=values == "1",
         scores=scores,
         counts_as=counts_as,
+        game_id=game_id,
     )
     table.position  # noqa: B018 -- replaying the moves raises if they are not a legal game
     return table

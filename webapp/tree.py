@@ -217,10 +217,13 @@ class Tree:
         return format_path(self.path)
 
     def node(self, path: tuple[int, ...]) -> Node:
-        """The node at ``path``, which must lie on an open branch."""
+        """The node at ``path``; InvalidPathError if it does not lie on an open branch."""
         node = self.root
         for cell in path:
-            node = next(child for child in node.children if child.move == cell)
+            found = [child for child in node.children or () if child.move == cell]
+            if not found:
+                raise InvalidPathError(f"The path {format_path(path)} does not lie on an open branch of this tree.")
+            node = found[0]
         return node
 
 
@@ -367,8 +370,9 @@ def estimate(view: View | None, side: str, move: int, proved: bool) -> Estimate 
 SHOWN = frozenset({"win", "draw"})
 
 
-def explore(board: str, path: tuple[int, ...] = ()) -> Tree:
-    """The tree below ``board`` with the root and every node along ``path`` opened one level."""
+def explore(board: str, path: tuple[int, ...] = (), *, open_last: bool = True) -> Tree:
+    """The tree below ``board`` with the root and every node along ``path`` opened one level; the last
+    one left closed unless ``open_last`` (folding a branch shows its move, closed, among its siblings)."""
     root = position(board)
     size = board_for(board)
     if len(path) > MOST_OPEN[size.is_solved()]:
@@ -384,7 +388,8 @@ def explore(board: str, path: tuple[int, ...] = ()) -> Tree:
 
     def build(pos: Position, node_path: tuple[int, ...], value: Value, preferred=False, guess=None) -> Node:
         children, unshown, lost, view = None, 0, 0, None
-        if node_path == path[: len(node_path)] and not pos.is_over():
+        opens = open_last or len(node_path) < len(path)
+        if node_path == path[: len(node_path)] and opens and not pos.is_over():
             values = analyze(pos.board)
             # On a board that is not solved, the search's choice is its preference, shown as such, with
             # what it saw. One search per opened node, the very one the top level plays from (remembered).

@@ -7,9 +7,9 @@ import random
 from functools import cache
 from typing import NoReturn
 
-from flask import Blueprint, abort, current_app, redirect, request, url_for
+from flask import Blueprint, abort, current_app, g, redirect, request, url_for
 
-from webapp import charts, state, stats
+from webapp import charts, randomness, state, stats
 from webapp.engine.boards import BOARDS, board_for, position
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError
 from webapp.forms import FormError, optional_choice, whole_number
@@ -34,7 +34,7 @@ from webapp.rendering import is_htmx, page_or_fragment
 from webapp.review_views import shared_position
 from webapp.solver import LEVELS, analyze, choose_move
 from webapp.tournament import StrengthFileError, standings, strength, tournament
-from webapp.tree import COUNT_EMPTIES, Tree, explore, follow, parse_path, root_board
+from webapp.tree import COUNT_EMPTIES, Tree, explore, parse_path, root_board
 
 bp = Blueprint("game", __name__)
 
@@ -58,7 +58,8 @@ REFUSALS = (FormError, SettingError, ConflictError, InvalidMoveError, IllegalMov
 
 
 def rng() -> random.Random:
-    return current_app.extensions["rng"]
+    """The generator for the computer's moves in this request: the game's own (see act), else the worker's."""
+    return g.get("replies") or current_app.extensions["rng"]
 
 
 def drawn_from() -> str:
@@ -161,6 +162,7 @@ def act(action, says=None):
     if loaded.reset:
         return respond(loaded.table, message=loaded.notice)
     table = loaded.table
+    g.replies = randomness.for_request(table)
     try:
         table.check_drawn_from(drawn_from())
         changed = action(table)
@@ -304,9 +306,9 @@ def tree_request() -> tuple[str, tuple[int, ...], bool]:
     return board, path, request.args.get("pruning") == "1"
 
 
-def explored(board: str, path: tuple[int, ...]) -> Tree:
+def explored(board: str, path: tuple[int, ...], *, open_last: bool = True) -> Tree:
     try:
-        return explore(board, path)
+        return explore(board, path, open_last=open_last)
     except ValueError as error:
         refuse(error)
 
@@ -328,12 +330,7 @@ def tree_children():
     board, path, pruning = tree_request()
     if not path:
         abort(400, description="Name the move to open as a path of cells, such as path=4 or path=4.0.")
-    fold = request.args.get("fold") == "1"
-    try:
-        follow(position(board), path)  # every move of the path must be playable, the folded one too
-    except ValueError as error:
-        refuse(error)
-    found = explored(board, path[:-1] if fold else path)
+    found = explored(board, path, open_last=request.args.get("fold") != "1")
     return page_or_fragment(
         "tree.html", "partials/tree_branch.html", tree=found, node=found.node(path), pruning=pruning, **TREE_CONTEXT
     )

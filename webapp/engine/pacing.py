@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
 
 
@@ -66,11 +66,22 @@ def current() -> Pace:
     return _CURRENT.get() or ALONE
 
 
+def install(pace: Pace) -> Token:
+    """Run the searches from here on at ``pace``, until ``uninstall`` is given the token (for hooks
+    that begin and end a piece of work in two calls, as a web request does)."""
+    return _CURRENT.set(pace)
+
+
+def uninstall(token: Token) -> None:
+    """Go back to the pace from before the ``install`` that gave ``token``."""
+    _CURRENT.reset(token)
+
+
 @contextmanager
 def pacing(pace: Pace) -> Iterator[Pace]:
     """Run the searches inside the ``with`` block at ``pace``."""
-    token = _CURRENT.set(pace)
+    token = install(pace)
     try:
         yield pace
     finally:
-        _CURRENT.reset(token)
+        uninstall(token)

@@ -1,0 +1,137 @@
+"""What a request may cost: its searches' own CPU clock, their deadline, their pauses and their places."""
+
+import pytest
+from support import HX
+
+from webapp import costs
+from webapp.engine import pacing
+
+
+@pytest.fixture
+def app(app):
+    """The game, with a stand-in for a search: a route that reads its pace and pauses as a search does."""
+    seen = app.extensions["seen_paces"] = []
+
+    @app.get("/search-for-the-test")
+    def search():
+        pace = pacing.current()
+        seen.append(pace)
+        start = pace.clock()
+        for _ in range(3):
+            pace.pause()
+        return {"left": pace.deadline - start}
+
+    @app.get("/api/search-for-the-test")
+    def api_search():
+        return search()
+
+    @app.get("/failing-search-for-the-test")
+    def failing_search():
+        pacing.current().pause()
+        raise ValueError("a search that fails")
+
+    return app
+
+
+def test_each_request_gets_a_pace_of_its_own_with_a_deadline_for_all_its_searches(client):
+    first = client.get("/search-for-the-test")
+    client.get("/search-for-the-test")
+    assert 0 < first.get_json()["left"] <= costs.REQUEST_SECONDS
+    assert first.get_json()["left"] > costs.REQUEST_SECONDS - 0.1  # counted from the start of the request
+    seen = client.application.extensions["seen_paces"]
+    assert seen[0] is not seen[1]
+    assert pacing.current() is pacing.ALONE  # and taken down after each request
+
+
+def test_a_search_that_paused_gives_its_place_back_when_the_request_ends(client):
+    places = client.application.extensions["search_places"]
+    client.get("/search-for-the-test")
+    assert places.running == {}
+    with pytest.raises(ValueError, match="a search that fails"):
+        client.get("/failing-search-for-the-test")  # testing: the error surfaces
+    assert places.running == {}
+
+
+@pytest.mark.parametrize(
+    ("path", "headers", "kind"),
+    [
+        ("/search-for-the-test", {}, "text/html"),
+        ("/search-for-the-test", HX, "text/html"),
+        ("/api/search-for-the-test", {}, "application/json"),
+    ],
+)
+def test_a_client_whose_search_is_already_running_waits_then_gets_429_with_retry_after(client, path, headers, kind):
+    places = client.application.extensions["search_places"]
+    places.wait = 0.05
+    places.running["127.0.0.1"] = 1  # a search of this client's, still running
+    refused = client.get(path, headers=headers)
+    assert refused.status_code == 429
+    assert refused.headers["Retry-After"] == str(costs.RETRY_AFTER_SECONDS)
+    assert refused.mimetype == kind
+    assert "The computer is busy" in refused.get_data(as_text=True)
+    assert "Traceback" not in refused.get_data(as_text=True)
+    assert refused.headers["Cache-Control"] == "no-store"
+    del places.running["127.0.0.1"]
+    assert client.get(path, headers=headers).status_code == 200
+
+
+def test_a_search_waits_for_a_place_and_takes_it_when_one_comes_free():
+    places = costs.Places(limit=1, wait=5)
+    places.enter("a")
+    waits = []
+
+    def free_it(_seconds):
+        waits.append(_seconds)
+        places.leave("a")
+
+    original = costs.time.sleep
+    costs.time.sleep = free_it
+    try:
+        places.enter("b")
+    finally:
+        costs.time.sleep = original
+    assert waits and places.running == {"b": 1}
+
+
+def test_a_worker_runs_at_most_its_limit_of_searches_and_one_per_client():
+    places = costs.Places(limit=2, wait=0)
+    places.enter("a")
+    with pytest.raises(costs.Busy):
+        places.enter("a")  # one per client
+    places.enter("b")
+    with pytest.raises(costs.Busy):
+        places.enter("c")  # the worker is full
+    places.leave("a")
+    places.enter("c")
+    assert places.running == {"b": 1, "c": 1}
+    places.leave("nobody")  # leaving twice, or without a place, changes nothing
+    assert places.running == {"b": 1, "c": 1}
+
+
+def test_the_request_clock_leaves_out_the_time_it_spent_paused():
+    now = [10.0]
+    clock = costs.RequestClock(lambda: now[0])
+    now[0] = 10.5
+    assert clock() == 0.5
+    clock.stop()
+    now[0] = 13.0  # others ran for 2.5 s
+    clock.start()
+    assert clock() == 0.5
+    now[0] = 13.25
+    assert clock() == 0.75
+
+
+def test_a_pause_asks_for_a_place_once_and_yields_to_other_requests():
+    places = costs.Places(limit=1, wait=0)
+    paced = costs.RequestPace(places, "a")
+    assert not paced.placed and places.running == {}
+    paced.pause()
+    paced.pause()
+    assert paced.placed and places.running == {"a": 1}
+    other = costs.RequestPace(places, "b")
+    with pytest.raises(costs.Busy):
+        other.pause()
+    paced.end()
+    assert places.running == {}
+    other.pause()
+    assert places.running == {"b": 1}

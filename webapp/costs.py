@@ -1,0 +1,168 @@
+"""What one request may cost the server: the CPU time of its searches, their turns, and their places.
+
+A search is pure CPU work. Under gunicorn's gevent workers nothing interrupts it, so one 15×15 search
+held every other request of its worker until it ended (a health check waited 1.2 to 2.1 s behind one
+tree view), and nothing capped what a request could ask for (one 5×5 position cost 10 s). The engine
+reads its clock, its pauses and its deadline from a Pace (webapp.engine.pacing); each request here
+gets its own:
+
+* **a clock of its own**: the CPU time of this request alone, not of the requests that ran while it
+  paused, so that its searches get the budget they are given however busy the worker is;
+* **a deadline**: all the searches of one request together stop after REQUEST_SECONDS of that clock,
+  whatever it asks for (a tree view makes one search per move it shows);
+* **pauses that let others run**: every few milliseconds of search the request yields to gevent's
+  hub, so that a health check or a 3×3 move waits for milliseconds, not for the search;
+* **a place among the searches**: a worker runs at most SEARCHES_PER_WORKER searches at once, and one
+  per client; a request whose search finds no place within WAIT_SECONDS is answered 429 with
+  Retry-After, before its game changed. Cheap requests (every 3×3 move, the pages, the health check)
+  never search long enough to ask for a place.
+
+A request asks for its place at its first pause: only a search that runs for a few milliseconds
+pauses at all, so no list of routes or boards has to say in advance which requests are costly.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+from flask import Flask, g, request
+from werkzeug.exceptions import TooManyRequests
+
+from webapp.engine import pacing
+
+# All the searches of one request together, in CPU seconds of that request alone: rendering and the
+# rest of the request stay well inside the one second that no request may exceed.
+REQUEST_SECONDS = 0.8
+# Searches running at once in one worker. Interleaved at their pauses, each runs that many times
+# slower in wall time; each holds a transposition table while it runs.
+SEARCHES_PER_WORKER = 2
+# How long a search waits for a place before its request is refused, and what the refusal says.
+WAIT_SECONDS = 2.0
+RETRY_AFTER_SECONDS = 2
+BUSY = (
+    "The computer is busy with other games just now, so nothing was played. "
+    "Try again in a moment: your game is as you left it."
+)
+
+
+class Busy(TooManyRequests):
+    """No place for this request's search: answered 429, with Retry-After, and nothing changed."""
+
+    def __init__(self):
+        super().__init__(description=BUSY, retry_after=RETRY_AFTER_SECONDS)
+
+
+@dataclass
+class Places:
+    """The searches running in one worker, in all and per client; at most ``limit``, and one per client.
+
+    >>> places = Places(limit=2, wait=0)
+    >>> places.enter("a"), places.enter("b")
+    (None, None)
+    >>> places.enter("c")
+    Traceback (most recent call last):
+    ...
+    webapp.costs.Busy: 429 Too Many Requests: ...
+    >>> places.leave("a"); places.enter("c")
+    """
+
+    limit: int = SEARCHES_PER_WORKER
+    wait: float = WAIT_SECONDS
+    # Entries only while their search runs, so at most ``limit`` of them: never a client it has served.
+    running: dict[str, int] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def enter(self, client: str) -> None:
+        """Take a place for a search of ``client``, waiting up to ``wait`` seconds; Busy if none comes."""
+        give_up = time.monotonic() + self.wait
+        while not self._took(client):
+            if time.monotonic() >= give_up:
+                raise Busy()
+            # Under gevent, the monkey-patched sleep lets the running searches go on meanwhile.
+            time.sleep(0.01)
+
+    def _took(self, client: str) -> bool:
+        with self.lock:
+            if client in self.running or sum(self.running.values()) >= self.limit:
+                return False
+            self.running[client] = 1
+            return True
+
+    def leave(self, client: str) -> None:
+        with self.lock:
+            self.running.pop(client, None)
+
+
+class RequestClock:
+    """CPU seconds spent by one request: the process's CPU time, less what passed while it paused."""
+
+    def __init__(self, clock=time.process_time):
+        self._clock = clock
+        self._used = 0.0
+        self._since = clock()
+
+    def __call__(self) -> float:
+        return self._used + self._clock() - self._since
+
+    def stop(self) -> None:
+        self._used += self._clock() - self._since
+
+    def start(self) -> None:
+        self._since = self._clock()
+
+
+def _yield_to_others() -> None:
+    """Let the worker's other requests run: under gevent, a turn of its hub; with threads, nothing
+    (the interpreter already switches threads)."""
+    if "gevent" in sys.modules:
+        import gevent.monkey
+
+        if gevent.monkey.is_module_patched("time"):
+            import gevent
+
+            gevent.sleep(0)
+
+
+class RequestPace:
+    """The pace of one request's searches (see the module's docstring)."""
+
+    def __init__(self, places: Places, client: str):
+        self.places, self.client = places, client
+        self.clock = RequestClock()
+        self.placed = False
+        self.pace = pacing.Pace(self.clock, self.pause, self.clock() + REQUEST_SECONDS)
+
+    def pause(self) -> None:
+        self.clock.stop()
+        try:
+            if not self.placed:
+                self.places.enter(self.client)
+                self.placed = True
+            _yield_to_others()
+        finally:
+            self.clock.start()
+
+    def end(self) -> None:
+        if self.placed:
+            self.places.leave(self.client)
+            self.placed = False
+
+
+def init_app(app: Flask) -> None:
+    """Give each request its pace, and free its search's place when it ends, whatever happened."""
+    places = app.extensions["search_places"] = Places()
+
+    @app.before_request
+    def pace_the_request():
+        paced = RequestPace(places, request.remote_addr or "unknown")
+        g.pace, g.pace_token = paced, pacing.install(paced.pace)
+
+    @app.teardown_request
+    def end_the_pace(error=None):
+        paced = g.pop("pace", None)
+        if paced is not None:
+            paced.end()
+            pacing.uninstall(g.pop("pace_token"))
