@@ -136,9 +136,9 @@ def test_move_values_on_a_big_board_show_what_is_proved_and_call_the_rest_unclea
     shown = game_view(Table(settings=Settings(board="7x7", mode="hvh"), moves=SEVEN_THREAT, show_values=True))
     assert view.cells[4].value == ""  # nothing without Move values
     assert shown.cells[4].value == "W1" and shown.cells[4].result == "win"
-    assert shown.cells[4].label == "Row 1, column 5, empty, win in 1 move"
+    assert shown.cells[4].label == "Row 1, column 5, empty, W1, win in 1 move"  # what it shows, then what it means
     unclear = [c for c in shown.cells if c.result == "unclear"]
-    assert unclear and all(c.value == "?" and c.label.endswith(", unclear") for c in unclear)
+    assert unclear and all(c.value == "?" and c.label.endswith(", ?, unclear") for c in unclear)
     assert shown.hint.startswith("Move values with best play: W3 wins in 3 moves")
     assert shown.hint.endswith("? is unclear: not proved within the search's time limit.")
 
@@ -147,7 +147,7 @@ def test_a_hint_where_nothing_is_proved_gives_the_searchs_preference_as_such():
     view = game_view(table(board="7x7", mode="hvh"), hint=True)
     picks = [c for c in view.cells if c.is_pick]
     assert picks and not any(c.is_hint and not c.is_pick for c in view.cells)
-    assert all(not c.is_proved and c.label.endswith(", the search's pick, not proved") for c in picks)
+    assert all(not c.is_proved and c.label.endswith(", Pick: the search's choice, not proved") for c in picks)
     assert "Best move" not in " ".join(c.label for c in view.cells)
     assert view.hint.startswith("Hint: the search prefers") and view.hint.endswith("; nothing is proved.")
 

@@ -208,13 +208,12 @@ def _cell(index, n, mark, value, is_hint, is_pick, is_proved, is_winning, is_las
     if value:
         result, plies = value
         words = _value_words(result, plies, n)
-        if result == UNCLEAR:
-            label += ", unclear"
-        else:
-            label += ", draw" if result == "draw" else f", {result} in {plies} {'move' if plies == 1 else 'moves'}"
+        said = result if result in ("draw", UNCLEAR) else f"{result} in {plies} {'move' if plies == 1 else 'moves'}"
+        # The name holds what the square shows (WCAG 2.5.3): a short form ("W3") comes first, then its meaning.
+        label += f", {said}" if said.startswith(words) else f", {words}, {said}"
     if is_pick:
         # The square shows "Best" (or "Pick"): its name says it too.
-        label += ", Best move" if is_proved else ", the search's pick, not proved"
+        label += ", Best move" if is_proved else ", Pick: the search's choice, not proved"
     elif is_hint:
         label += ", also keeps the best result"
     return CellView(index, mark, label, words, result, is_hint, is_pick, is_proved, is_winning, is_last, is_previous)
