@@ -131,16 +131,27 @@ def test_a_diagonal_win_on_7x7_is_struck_along_its_diagonal():
     assert view.strikes == (Strike(675, 25, 225, 475),)
 
 
-def test_move_values_on_a_big_board_show_what_is_proved_and_call_the_rest_unclear():
+def test_move_values_on_a_big_board_show_what_is_proved_and_number_the_searchs_choices():
     view = game_view(table(*SEVEN_THREAT, board="7x7", mode="hvh"), hint=False)
     shown = game_view(Table(settings=Settings(board="7x7", mode="hvh"), moves=SEVEN_THREAT, show_values=True))
-    assert view.cells[4].value == ""  # nothing without Move values
+    assert view.cells[4].value == "" and view.facts is None  # nothing without Move values
     assert shown.cells[4].value == "W1" and shown.cells[4].result == "win"
     assert shown.cells[4].label == "Row 1, column 5, empty, W1, win in 1 move"  # what it shows, then what it means
-    unclear = [c for c in shown.cells if c.result == "unclear"]
-    assert unclear and all(c.value == "?" and c.label.endswith(", ?, unclear") for c in unclear)
-    assert shown.hint.startswith("Move values with best play: W3 wins in 3 moves")
-    assert shown.hint.endswith("? is unclear: not proved within the search's time limit.")
+    assert [c.index for c in shown.cells if c.value] == [4]  # no "?" on every other square
+    assert shown.hint == "Proved: W3 wins in 3 moves, L2 loses in 2. 1–3: the search's choices, not proved."
+    # Beside the board, the threats: X's four on the top row (O's three on the third has the edge at one end).
+    assert shown.facts.threats == ("X has a four on row 1, columns 1–4: it makes five at row 1, column 5.",)
+    assert shown.facts.forced == ("X, to move, wins at once at row 1, column 5: five in a row.",)
+
+
+def test_move_values_on_a_quiet_big_board_number_the_searchs_first_choices():
+    shown = game_view(Table(settings=Settings(board="15x15", mode="hvh"), moves=(112, 113), show_values=True))
+    choices = sorted((c for c in shown.cells if c.choice), key=lambda c: c.choice)
+    assert [c.choice for c in choices] == [1, 2, 3]
+    assert [c.value for c in choices] == ["1", "2", "3"] and {c.result for c in choices} == {"choice"}
+    assert choices[0].label.endswith(", empty, 1: the search's first choice, not proved")
+    assert [c.index for c in shown.cells if c.value] == [c.index for c in choices]  # nothing is proved yet
+    assert shown.facts.threats == () and shown.facts.forced[0].startswith("No forced win was found")
 
 
 def test_a_hint_where_nothing_is_proved_gives_the_searchs_preference_as_such():

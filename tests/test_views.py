@@ -959,6 +959,21 @@ def test_a_move_on_15x15_reaches_its_last_square_and_no_further(client):
     assert page(client)["board"] == "O" + "." * 223 + "X"
 
 
+def test_the_threats_of_a_big_board_come_with_its_move_values_and_go_with_them(client):
+    send(client, "/new", board="15x15", mode="hvh")
+    for cell in (111, 0, 112, 14, 113):  # X: row 8, columns 7 to 9; O in the corners
+        send(client, "/move", cell=cell)
+    shown = send(client, "/values", show=1, headers=HX).get_data(as_text=True)
+    facts = re.search(r'<div id="facts" hx-swap-oob="innerHTML">(.*?)</div>', shown, re.S).group(1)
+    assert '<h2 id="facts-title" class="facts-title">Threats and forced wins</h2>' in facts
+    assert "<li>X has an open three on row 8, columns 7–9: it makes an open four at row 8, column 6 or 10." in facts
+    hidden = send(client, "/values", show=0, headers=HX).get_data(as_text=True)
+    assert '<div id="facts" hx-swap-oob="innerHTML"></div>' in hidden
+    hint = client.get("/?hint=1").get_data(as_text=True)
+    assert re.search(r"Hint: row 8, column (6|10) blocks X&#39;s open three\.", hint)
+    assert "Threats and forced wins" in hint
+
+
 def test_the_cookie_carries_the_board(app, client):
     send(client, "/new", board="5x5", mode="hvh")
     send(client, "/move", cell=24)

@@ -4,7 +4,7 @@ each board looks on a phone and a wide screen, in light and dark."""
 import re
 
 import pytest
-from browsing import board, finished, fold, start, unfold, win_in_a_row
+from browsing import board, click_cell, finished, fold, start, unfold, win_in_a_row
 from playwright.sync_api import Page, expect
 
 from webapp.engine.boards import BY_KEY, board_for
@@ -168,4 +168,30 @@ def test_a_tap_12_px_off_a_square_on_15x15_still_plays_it(browser, live_server, 
     # A click from the keyboard plays the board's own square at once, as before.
     page.get_by_role("button", name="Row 8, column 9, empty").press("Enter")
     expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    context.close()
+
+
+def test_the_big_board_help_names_the_threats_and_what_the_hint_does(audit_browser, live_server, axe):
+    context, page = audit_browser(1280)
+    start(page, live_server, Board="15x15", Mode="hvh")
+    # X: row 8, columns 7 to 9, open at both ends; O far away in the corners. O to move.
+    for cell in (111, 0, 112, 14, 113):
+        click_cell(page, cell)
+    page.get_by_role("button", name="Hint").click()
+    expect(page.get_by_text(re.compile(r"^Hint: row 8, column (6|10) blocks X's open three\.$"))).to_be_visible()
+    page.get_by_role("button", name="Move values").click()
+    help_ = page.get_by_role("region", name="Threats and forced wins")
+    expect(help_.get_by_role("listitem")).to_have_text(
+        ["X has an open three on row 8, columns 7–9: it makes an open four at row 8, column 6 or 10."]
+    )
+    # Were X to move, its open three would make an open four: the danger is named too.
+    expect(help_).to_contain_text("X threatens a forced win")
+    # The squares show only what is proved, and the search's first choices (up to three), numbered: here every
+    # square but the two that block the three is proved to lose, and those two are the search's choices.
+    expect(page.locator("#board .value-choice")).to_have_text(["1", "2"])
+    expect(page.locator("#board .value-loss")).to_have_count(225 - 5 - 2)
+    expect(
+        page.get_by_role("button", name=re.compile(r"^Row 8, column (6|10), empty, 1: the search's first"))
+    ).to_be_visible()
+    axe(page, "15×15: the threats, a hint and the search's choices")
     context.close()
