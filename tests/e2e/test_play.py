@@ -206,10 +206,7 @@ def contrast(first: str, second: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_last_move_of_each_side_is_marked(browser, live_server, scheme):
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme=scheme)
-    page = context.new_page()
+def test_the_last_move_of_each_side_is_marked(page: Page, live_server, console_errors):
     start(page, live_server, Difficulty="minimax")
     click_cell(page, 0)
     reply = next(i for i, c in enumerate(board(page)) if c == "O")
@@ -219,12 +216,13 @@ def test_the_last_move_of_each_side_is_marked(browser, live_server, scheme):
     expect(theirs).to_have_accessible_name(re.compile(r", O, last move$"))
     expect(mine).to_have_accessible_name("Row 1, column 1, X, the move before")
     expect(page.locator("#board .cell:is(.is-last-x, .is-last-o)")).to_have_count(2)
-    # Each frame stands out from its square: 3:1 at least, the contrast WCAG asks of a graphic.
-    for cell in (mine, theirs):
-        frame, square = cell.evaluate("c => [getComputedStyle(c).boxShadow, getComputedStyle(c).backgroundColor]")
-        assert contrast(re.match(r"rgba?\([^)]*\)", frame).group(0), square) >= 3, (frame, square)
+    # Each frame stands out from its square: 3:1 at least, the contrast WCAG asks of a graphic, light and dark.
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+        for cell in (mine, theirs):
+            frame, square = cell.evaluate("c => [getComputedStyle(c).boxShadow, getComputedStyle(c).backgroundColor]")
+            assert contrast(re.match(r"rgba?\([^)]*\)", frame).group(0), square) >= 3, (scheme, frame, square)
     # A move later, X's frame has moved to its new mark: one frame for each side still.
     click_cell(page, next(i for i, c in enumerate(board(page)) if c == "."))
     expect(page.locator("#cell-0")).not_to_have_class(re.compile(r"\bis-last-x\b"))
     expect(page.locator("#board .cell:is(.is-last-x, .is-last-o)")).to_have_count(2)
-    context.close()
