@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run test fuzz memory mutate lint format bench stats tournament strength load lighthouse chromium book clean
+.PHONY: run test fuzz memory soak mutate lint format bench stats tournament strength load lighthouse chromium book clean
 
 run: $(VENV)/.installed
 	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
@@ -21,6 +21,12 @@ fuzz: $(VENV)/.installed-test
 # Worker memory before and after 1,500 distinct bad requests to the production server.
 memory: $(VENV)/.installed
 	$(BIN)/python scripts/bad_input_memory.py
+
+# Worker memory, and answers, over a long mixed load of every kind of request (20,000; about a quarter of an
+# hour): the goal is every worker under 150 MB and no 5xx. Narrow it with SOAK_REQUESTS.
+SOAK_REQUESTS ?= 20000
+soak: $(VENV)/.installed
+	$(BIN)/python scripts/soak.py --requests $(SOAK_REQUESTS)
 
 # Mutation testing of the engine, the table and the saved game ([tool.mutmut] only_mutate) against the fast
 # tests, then the score of each module (docs/mutation.md). Slow, so not part of `make test`. Results are kept

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import collections
 import gzip
 import http.client
+import json
 import os
+import random
 import re
 import runpy
 import secrets
@@ -100,11 +103,13 @@ class Gunicorn:
         self.log.close()
 
 
-def request(port: int, method: str, path: str, *, body: str | None = None, headers=None, timeout: float = 10):
-    """One request to our loopback server: (status, response headers, body bytes)."""
+def request(port: int, method: str, path: str, *, body: str | None = None, headers=None, timeout: float = 10, raw=None):
+    """One request to our loopback server: (status, response headers, body bytes); ``raw`` is a JSON body."""
     headers = dict(headers or {})
     if body is not None:
         headers["Content-Type"] = "application/x-www-form-urlencoded"
+    if raw is not None:
+        body, headers["Content-Type"] = raw, "application/json"
     connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
     try:
         connection.request(method, path, body=body, headers=headers)
@@ -625,3 +630,54 @@ def test_a_host_header_that_names_no_host_is_refused_with_400_and_no_traceback(s
     assert status == 400
     assert b"Host header" in body
     assert "Traceback" not in server.output()
+
+
+# --- busy visitors -----------------------------------------------------------------------------------
+
+BUSY_CLIENTS = 4
+BUSY_FOR = 10  # seconds of probing while they send
+BIG = 15 * 15
+
+
+def busy_visitor(port: int, number: int, stop: threading.Event, answers: collections.Counter) -> None:
+    """Send costly requests as fast as they come back: 15×15 Hard moves and big-board trees, each on a new position."""
+    rng = random.Random(number)
+    while not stop.is_set():
+        cells = rng.sample(range(BIG), 8)
+        board = "".join("X" if i in cells[0::2] else "O" if i in cells[1::2] else "." for i in range(BIG))
+        free = [i for i in range(BIG) if board[i] == "."]
+        with suppress(OSError):
+            if number % 2:
+                body = json.dumps({"board": board, "level": "minimax"})
+                status, _, _ = request(port, "POST", "/api/move", body=None, headers=None, raw=body, timeout=30)
+            else:
+                path = ".".join(map(str, rng.sample(free, 3)))
+                status, _, _ = request(port, "GET", f"/tree?{urlencode({'board': board, 'path': path})}", timeout=30)
+            answers[status] += 1
+
+
+def test_busy_visitors_do_not_starve_the_others(production):
+    stop, answers = threading.Event(), collections.Counter()
+    threads = [
+        threading.Thread(target=busy_visitor, args=(production.port, n, stop, answers), daemon=True)
+        for n in range(BUSY_CLIENTS)
+    ]
+    for thread in threads:
+        thread.start()
+    took = []
+    try:
+        time.sleep(1)  # they are all searching
+        ends = time.monotonic() + BUSY_FOR
+        while time.monotonic() < ends:
+            for name, seconds, status in game_requests(production.port):
+                assert status == 200, name
+                took.append((seconds, name))
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=60)
+    took.sort()
+    p99 = took[int(0.99 * len(took))]
+    assert p99[0] < ANSWER_WITHIN, f"p99 {p99[0]:.2f} s ({p99[1]}) of {len(took)} requests; the slowest: {took[-3:]}"
+    # The busy visitors were served too, or told to come back: never failed.
+    assert answers[200] > 0 and set(answers) <= {200, 429}, answers

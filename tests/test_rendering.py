@@ -119,3 +119,42 @@ def test_no_cache_grows_with_what_visitors_send(app, client, headers):
 def test_templates_build_the_addresses_url_for_builds(app, endpoint, values):
     with app.test_request_context("/"):
         assert app.jinja_env.globals["url_for"](endpoint, **values) == url_for(endpoint, **values)
+
+
+# The memoised functions with no bound on their entries: each is keyed on values the game itself fixes, a
+# finite and small set whatever visitors send (checked values of a catalogue, or no argument at all).
+UNBOUNDED_BY_DESIGN = {
+    "webapp.stats.tally": "a board of the catalogue",
+    "webapp.stats.numbers": "no argument",
+    "webapp.stats.counted": "a board key of the catalogue",
+    "webapp.tournament._read_once": "no argument",
+    "webapp.views.tournament_results": "no argument",
+    "webapp.worker._with_deadlines": "the server's socket class",
+    "webapp.engine.bitboard.bit_geometry": "a board's size and line length",
+    "webapp.engine.book.load": "no argument",
+    "webapp.engine.gomoku._shape": "a line's window of at most 2k - 1 cells on the big boards",
+    "webapp.engine.gomoku.layout": "a board's size and line length",
+    "webapp.engine.levels._candidates": "a 3×3 position and a level: at most 4,520 × 3",
+    "webapp.engine.rules.geometry": "a board's size and line length",
+    "webapp.engine.rules._symmetry_getters": "a board's size",
+}
+
+
+def memoised_functions():
+    import webapp.engine
+
+    for package in (webapp, webapp.engine):
+        for module in pkgutil.iter_modules(package.__path__):
+            loaded = importlib.import_module(f"{package.__name__}.{module.name}")
+            for name, value in vars(loaded).items():
+                if callable(getattr(type(value), "cache_info", None)) and value.__module__ == loaded.__name__:
+                    yield f"{loaded.__name__}.{name}", value
+
+
+def test_every_memory_is_bounded_by_entries_unless_its_keys_are_the_games_own():
+    # A worker must stay under 150 MB however long it runs (make soak): a cache keyed on positions a visitor
+    # chooses needs a bound on its entries; one keyed on the catalogue's few values needs none, and says why.
+    found = dict(memoised_functions())
+    unbounded = {name for name, function in found.items() if function.cache_parameters()["maxsize"] is None}
+    assert unbounded <= set(UNBOUNDED_BY_DESIGN), unbounded - set(UNBOUNDED_BY_DESIGN)
+    assert set(UNBOUNDED_BY_DESIGN) <= set(found), "an entry here names a function that is gone"
