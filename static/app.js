@@ -190,7 +190,8 @@
     board().setAttribute("aria-busy", "true");
     // Against the computer the move is on its way for a few milliseconds and the reply is thought out for the
     // rest of the wait: the status says the computer is thinking. Between two people it says the move is sent.
-    var replies = board().getAttribute("data-mode") === "hvc";
+    var fields = document.querySelector("#play .game-fields");
+    var replies = Boolean(fields) && fields.getAttribute("data-mode") === "hvc";
     pending = {
       cell: Number(cell.value),
       marks: marksOn(shown),
