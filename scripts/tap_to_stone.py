@@ -89,12 +89,13 @@ def main() -> int:
     rng = random.Random(args.seed)
     with Server("webapp:create_app()", ROOT, secrets.token_urlsafe(32), workers=2) as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        context = browser.new_context(viewport={"width": 320, "height": 640})
-        page = context.new_page()
         print(f"load average at the start: {os.getloadavg()[0]:.1f}")
         print("board  moves  median  p90  worst (ms, click to the computer's stone on screen)")
         for key in args.boards:
+            # A visitor of its own for each board: no game in progress to ask about.
+            page = browser.new_context(viewport={"width": 320, "height": 640}).new_page()
             times = sorted(measure(page, f"http://127.0.0.1:{server.port}", key, args.moves, rng))
+            page.context.close()
             p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
             print(f"{key:6} {len(times):5}  {statistics.median(times):6.0f} {p90:4.0f} {times[-1]:6.0f}")
         browser.close()

@@ -452,6 +452,15 @@
   // made with a pointer, or in the open list, is sent at once.
 
   var focusAnswer = false; // after Enter, the focus goes to the question the answer asks, if any
+  // Each such dropdown's state, kept off the page: htmx settles a redrawn element's attributes 20 ms after its
+  // swap, which would wipe a mark set on it in the meantime. keyed: the last change came from a key; held: a
+  // change waits for its commit.
+  var states = new WeakMap();
+
+  function stateOf(select) {
+    if (!states.has(select)) states.set(select, { keyed: false, held: false });
+    return states.get(select);
+  }
 
   function committing(event) {
     return event.target.closest && event.target.closest("select[data-commit]");
@@ -462,18 +471,18 @@
     function (event) {
       var select = committing(event);
       if (!select) return;
-      if (event.key === "Enter" && select.hasAttribute("data-held")) {
+      var state = stateOf(select);
+      if (event.key === "Enter" && state.held) {
         event.preventDefault();
         commit(select, true);
-      } else if (event.key === "Escape" && select.hasAttribute("data-held")) {
+      } else if (event.key === "Escape" && state.held) {
         event.preventDefault();
-        select.removeAttribute("data-held");
-        select.removeAttribute("data-keyed");
+        state.held = state.keyed = false;
         Array.prototype.forEach.call(select.options, function (option) {
           option.selected = option.defaultSelected;
         });
       } else if (/^(Arrow|Home$|End$|Page)/.test(event.key) || event.key.length === 1) {
-        select.setAttribute("data-keyed", "");
+        state.keyed = true;
       }
     },
     true
@@ -483,7 +492,7 @@
     "pointerdown",
     function (event) {
       var select = committing(event);
-      if (select) select.removeAttribute("data-keyed");
+      if (select) stateOf(select).keyed = false;
     },
     true
   );
@@ -492,9 +501,14 @@
     "change",
     function (event) {
       var select = committing(event);
-      if (!select || event.committed || !select.hasAttribute("data-keyed")) return;
+      if (!select || event.committed || !stateOf(select).keyed) return;
+      // The focus may have left before the change is told (a key and Tab in one breath): that is a commit.
+      if (document.activeElement !== select) {
+        stateOf(select).keyed = false;
+        return;
+      }
       event.stopImmediatePropagation(); // htmx waits for the commit
-      select.setAttribute("data-held", "");
+      stateOf(select).held = true;
     },
     true
   );
@@ -503,14 +517,14 @@
     "focusout",
     function (event) {
       var select = committing(event);
-      if (select && select.hasAttribute("data-held")) commit(select, false);
+      if (select && stateOf(select).held) commit(select, false);
     },
     true
   );
 
   function commit(select, fromEnter) {
-    select.removeAttribute("data-held");
-    select.removeAttribute("data-keyed");
+    var state = stateOf(select);
+    state.held = state.keyed = false;
     focusAnswer = fromEnter;
     var change = new Event("change", { bubbles: true });
     change.committed = true;
