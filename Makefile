@@ -60,15 +60,21 @@ stats: $(VENV)/.installed
 tournament: $(VENV)/.installed
 	$(BIN)/python -m webapp.solver tournament --games 100
 
-# The Hard level against OpenSpiel's MCTS bot (1,000 simulations) and against Medium and Easy on 7×7 and
-# 15×15; writes webapp/data/strength.json. Slow (hours of CPU), so never part of `make test`. Narrow it
-# with STRENGTH_GAMES (per side).
-STRENGTH_GAMES ?= 10
+# The Hard level on 7×7 and 15×15 against the ThreatSpace player of the gomoku package (15×15 only), our own
+# threat attacker, OpenSpiel's C++ MCTS bot at 10,000 simulations, Medium and Easy; writes
+# webapp/data/strength.json and the table in docs/benchmarks.md. Slow (hours of CPU, most of it MCTS's), so never
+# part of `make test`. Each match exits 1 when Hard lost a game; the next ones are played all the same (the `-`).
+# Narrow it with STRENGTH_GAMES (per side).
+STRENGTH_GAMES ?= 20
 strength: $(VENV)/.installed-strength
-	for board in 7x7 15x15; do \
-		$(BIN)/python -m webapp.strength --board $$board --opponent mcts --games $(STRENGTH_GAMES); \
-		$(BIN)/python -m webapp.strength --board $$board --opponent one-ply --games 50; \
-		$(BIN)/python -m webapp.strength --board $$board --opponent random --games 50; \
+	-$(BIN)/python -m webapp.strength --board 15x15 --opponent threatspace --games $(STRENGTH_GAMES)
+	-$(BIN)/python -m webapp.strength --board 15x15 --opponent attacker --games $(STRENGTH_GAMES)
+	-$(BIN)/python -m webapp.strength --board 7x7 --opponent attacker --games $(STRENGTH_GAMES)
+	-$(BIN)/python -m webapp.strength --board 15x15 --opponent mcts --simulations 10000 --games $(STRENGTH_GAMES)
+	-$(BIN)/python -m webapp.strength --board 7x7 --opponent mcts --simulations 10000 --games $(STRENGTH_GAMES)
+	-for board in 7x7 15x15; do \
+		$(BIN)/python -m webapp.strength --board $$board --opponent one-ply --games $(STRENGTH_GAMES); \
+		$(BIN)/python -m webapp.strength --board $$board --opponent random --games $(STRENGTH_GAMES); \
 	done
 
 # wrk drives the load; scripts/ensure-wrk installs Debian's package when it is missing.

@@ -4,7 +4,10 @@
 
   document.documentElement.classList.add("js");
 
-  var SLOW_MS = 150; // a move not answered by then is said to be on its way
+  var SLOW_MS = 150; // a move not answered by then shows as on its way (its mark pulses)
+  // A reply not in by then is said to be coming: later than a typical reply (median 0.1 to 0.3 s on 15×15
+  // against Hard), so that a quick one never flashes the words.
+  var THINKING_MS = 400;
   var busy = false; // a request from the game is on its way and its answer not yet drawn
   var swapping = false; // its answer will be drawn (htmx swaps it)
   var waiting = null; // the id of a button clicked while busy, clicked again once the answer is drawn
@@ -36,11 +39,11 @@
   function say(text) {
     var message = document.querySelector(".play p.message");
     if (!message) {
-      // At the end of a game the slot holds Play again, or a question: the message goes in its place.
+      // At the end of a game the slot holds Play again, or a question: the message goes above it.
       var slot = document.querySelector(".play .slot");
       if (!slot) return;
       message = document.createElement("p");
-      slot.replaceChildren(message);
+      slot.prepend(message);
     }
     message.textContent = text;
     message.className = "message is-error";
@@ -94,7 +97,7 @@
 
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
-    if (event.target.closest && event.target.closest("input, select, textarea, [contenteditable]")) return;
+    if (event.target.closest && event.target.closest("input, select, textarea, [contenteditable], dialog")) return;
     var ids = SHORTCUTS[event.key.toLowerCase()];
     if (!ids || !game()) return;
     var button = ids.map(function (id) { return document.getElementById(id); }).filter(Boolean)[0];
@@ -116,8 +119,16 @@
     "click",
     function (event) {
       var button = event.target.closest && event.target.closest(".game button[type='submit']");
+      var touched = pointer;
+      pointer = "";
       if (!button || !button.form) return;
       var cell = button.closest("#board .cell");
+      if (cell && !busy && wantsLoupe(cell, touched, event)) {
+        event.preventDefault();
+        event.stopPropagation();
+        openLoupe(cell);
+        return;
+      }
       if (busy) {
         // The answer to the request before will redraw the page, and htmx would drop a click
         // queued on a part it removes: hold the click, and make it once the answer is drawn.
@@ -177,21 +188,29 @@
     cell.classList.add("is-pending");
     board().classList.add("is-pending");
     board().setAttribute("aria-busy", "true");
+    // Against the computer the move is on its way for a few milliseconds and the reply is thought out for the
+    // rest of the wait: the status says the computer is thinking. Between two people it says the move is sent.
+    var fields = document.querySelector("#play .game-fields");
+    var replies = Boolean(fields) && fields.getAttribute("data-mode") === "hvc";
     pending = {
       cell: Number(cell.value),
       marks: marksOn(shown),
       timer: setTimeout(function () {
-        if (!pending || !board()) return;
-        board().classList.add("is-slow");
-        var status = document.querySelector("#status .status-text");
-        if (status) status.textContent = "Sending your move…";
+        if (pending && board()) board().classList.add("is-slow");
       }, SLOW_MS),
+      words: setTimeout(function () {
+        var status = document.querySelector("#status .status-text");
+        if (!pending || !status) return;
+        status.textContent = replies ? "Computer is thinking…" : "Sending your move…";
+        status.removeAttribute("data-tone");
+      }, replies ? THINKING_MS : SLOW_MS),
     };
   }
 
   function clearPending() {
     if (!pending) return;
     clearTimeout(pending.timer);
+    clearTimeout(pending.words);
     pending = null;
     var shown = board();
     if (!shown) return;
@@ -219,22 +238,40 @@
     wasPlaying = Boolean(board()) && board().getAttribute("data-status") === "playing";
   });
 
+  // The words of a refusal or failure the server explains (partials/problem.html), without its link.
+  function explained(xhr) {
+    var text = xhr && typeof xhr.responseText === "string" ? xhr.responseText : "";
+    if (!/class="message/.test(text)) return "";
+    var found = new DOMParser().parseFromString(text, "text/html").querySelector(".message");
+    if (!found) return "";
+    // "… <a>Reload the game</a>.": the link and its full stop go, the message stays.
+    found.querySelectorAll("a").forEach(function (link) {
+      link.remove();
+    });
+    return found.textContent.replace(/\s+/g, " ").trim().replace(/\s+\.$/, "");
+  }
+
   document.addEventListener("htmx:beforeSwap", function (event) {
-    if (!inGame(event) || !event.detail.shouldSwap) return;
-    swapping = true;
-    if (!pending || typeof event.detail.serverResponse !== "string") return;
-    // A board with two more marks than before the click holds the computer's reply: it lands
-    // after a short beat (see .is-reply in app.css), so that it reads as a turn.
-    var answer = event.detail.serverResponse;
-    var drawn = /data-board="([^"]*)"/.exec(answer);
-    if (drawn && marksOn(drawn[1]) === pending.marks + 2) {
-      event.detail.serverResponse = answer.replace(' is-new"', ' is-new is-reply"');
+    if (!inGame(event)) return;
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status >= 400 && !/id="board"/.test(xhr.responseText || "")) {
+      // A refusal that does not carry the game (too many requests at once, a request too large): its
+      // message goes beside the board, which stays as it is, and the move waiting on it is taken back.
+      event.detail.shouldSwap = false;
+      clearPending();
+      say(explained(xhr) || "The game could not take that just now. Please try again.");
+      return;
     }
+    if (!event.detail.shouldSwap) return;
+    swapping = true;
   });
 
   document.addEventListener("htmx:afterSwap", function (event) {
-    // The answer is in: no "Sending your move" over it while it settles.
-    if (inGame(event) && event.target.id === "play" && pending) clearTimeout(pending.timer);
+    // The answer is in: no words about a move on its way over it while it settles.
+    if (inGame(event) && event.target.id === "play" && pending) {
+      clearTimeout(pending.timer);
+      clearTimeout(pending.words);
+    }
   });
 
   function settled() {
@@ -244,6 +281,9 @@
     clearPending();
     rove();
     celebrate();
+    var question = focusAnswer && document.getElementById("confirm-button");
+    focusAnswer = false;
+    if (question) question.focus();
     if (refused) say(refused);
     refused = null;
     var id = waiting;
@@ -268,6 +308,229 @@
     if (inGame(event) && !swapping) settled();
   });
 
+  // --- a big board by touch: a tap opens the squares around it, magnified, to choose from --------
+  // On a phone 15×15's squares are about 20 px wide, and a finger's tap lands on the next square too often. A
+  // tap there opens a window of 5 × 5 squares around it, each 50 px wide, and a tap in it plays (docs/audits.md
+  // says why this and not a zoom or a confirm step). The keyboard, a screen reader and a mouse play the board's
+  // own squares at once, as before.
+
+  var LOUPE_UNDER = 34; // squares narrower than this, in CSS pixels, are magnified for a finger
+  var SPAN = 5; // squares across the magnifier
+  var pointer = ""; // the kind of pointer that pressed last ("touch", "pen", "mouse"), until its click
+  var direct = false; // a square is being played from the magnifier
+
+  document.addEventListener(
+    "pointerdown",
+    function (event) {
+      pointer = event.pointerType || "";
+    },
+    true
+  );
+
+  function wantsLoupe(cell, touched, event) {
+    // A click from the keyboard or a screen reader has no pointer before it (and detail 0).
+    if (direct || touched !== "touch" || event.detail === 0) return false;
+    var shown = board();
+    if (!shown || shown.getAttribute("data-status") !== "playing" || !cells().some(isOpen)) return false;
+    return cell.getBoundingClientRect().width < LOUPE_UNDER;
+  }
+
+  function svgCopy(mark) {
+    var copy = mark.cloneNode(true);
+    copy.classList.remove("is-new");
+    return copy;
+  }
+
+  function openLoupe(tapped) {
+    var all = cells();
+    var n = Math.round(Math.sqrt(all.length));
+    var index = Number(tapped.value);
+    var clamp = function (i) {
+      return Math.max(0, Math.min(n - SPAN, i - Math.floor(SPAN / 2)));
+    };
+    var top = clamp(Math.floor(index / n));
+    var left = clamp(index % n);
+    var shown = board().getAttribute("data-board") || "";
+    var side = (shown.match(/X/g) || []).length > (shown.match(/O/g) || []).length ? "o" : "x";
+
+    var dialog = document.createElement("dialog");
+    dialog.className = "loupe";
+    dialog.setAttribute("aria-labelledby", "loupe-title");
+    var inner = document.createElement("div");
+    inner.className = "loupe-inner";
+    var title = document.createElement("p");
+    title.id = "loupe-title";
+    title.className = "loupe-title";
+    title.textContent = "Rows " + (top + 1) + "–" + (top + SPAN) + ", columns " + (left + 1) + "–" + (left + SPAN) + ": tap a square to play it";
+    var grid = document.createElement("div");
+    grid.className = "loupe-grid";
+    grid.appendChild(document.createElement("span"));
+    for (var c = 0; c < SPAN; c++) grid.appendChild(guide(left + c + 1));
+    for (var r = 0; r < SPAN; r++) {
+      grid.appendChild(guide(top + r + 1));
+      for (c = 0; c < SPAN; c++) {
+        var source = all[(top + r) * n + left + c];
+        var square = document.createElement("button");
+        square.type = "button";
+        square.className = source.className.replace(/\bis-pending\b/, "") + " loupe-cell";
+        square.setAttribute("aria-label", source.getAttribute("aria-label"));
+        square.setAttribute("data-cell", source.value);
+        if (!isOpen(source)) square.setAttribute("aria-disabled", "true");
+        source.querySelectorAll(".mark").forEach(function (mark) {
+          square.appendChild(svgCopy(mark));
+        });
+        if (source === tapped && isOpen(source)) {
+          // Where the finger landed: a faint mark of the side to play, and the focus.
+          square.classList.add("is-ghost");
+          square.appendChild(ghostOf(side));
+          square.autofocus = true;
+        }
+        grid.appendChild(square);
+      }
+    }
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "button loupe-close";
+    close.textContent = "Close";
+    inner.append(title, grid, close);
+    dialog.appendChild(inner);
+    dialog.addEventListener("close", function () {
+      dialog.remove();
+    });
+    dialog.addEventListener("click", function (event) {
+      var square = event.target.closest(".loupe-cell");
+      if (event.target === dialog || event.target.closest(".loupe-close")) {
+        dialog.close(); // a tap on the dimmed page around it, or Close
+      } else if (square && isOpen(square)) {
+        dialog.close();
+        play(square.getAttribute("data-cell"));
+      }
+    });
+    document.body.appendChild(dialog);
+    dialog.showModal();
+  }
+
+  function guide(number) {
+    var label = document.createElement("span");
+    label.className = "loupe-guide";
+    label.setAttribute("aria-hidden", "true");
+    label.textContent = number;
+    return label;
+  }
+
+  function ghostOf(side) {
+    var svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("class", "mark mark-" + side + " ghost");
+    svg.setAttribute("viewBox", "0 0 100 100");
+    svg.setAttribute("aria-hidden", "true");
+    var shape = document.createElementNS(svg.namespaceURI, side === "x" ? "path" : "circle");
+    if (side === "x") shape.setAttribute("d", "M26 26L74 74M74 26L26 74");
+    else {
+      shape.setAttribute("cx", "50");
+      shape.setAttribute("cy", "50");
+      shape.setAttribute("r", "26");
+    }
+    svg.appendChild(shape);
+    return svg;
+  }
+
+  function play(index) {
+    var cell = document.getElementById("cell-" + index);
+    if (!cell) return;
+    direct = true;
+    try {
+      cell.click();
+    } finally {
+      direct = false;
+    }
+  }
+
+  // --- a dropdown that starts a new game sends a choice made with the keys once it is committed ---
+  // Chromium changes a closed dropdown's value at each arrow key and says so at once: without this, each
+  // option passed on the way asked "Start a new game?", and the question's answer put the dropdown back.
+  // Such a choice is sent on Enter, or when the focus leaves the dropdown; Escape takes it back. A choice
+  // made with a pointer, or in the open list, is sent at once.
+
+  var focusAnswer = false; // after Enter, the focus goes to the question the answer asks, if any
+  // Each such dropdown's state, kept off the page: htmx settles a redrawn element's attributes 20 ms after its
+  // swap, which would wipe a mark set on it in the meantime. keyed: the last change came from a key; held: a
+  // change waits for its commit.
+  var states = new WeakMap();
+
+  function stateOf(select) {
+    if (!states.has(select)) states.set(select, { keyed: false, held: false });
+    return states.get(select);
+  }
+
+  function committing(event) {
+    return event.target.closest && event.target.closest("select[data-commit]");
+  }
+
+  document.addEventListener(
+    "keydown",
+    function (event) {
+      var select = committing(event);
+      if (!select) return;
+      var state = stateOf(select);
+      if (event.key === "Enter" && state.held) {
+        event.preventDefault();
+        commit(select, true);
+      } else if (event.key === "Escape" && state.held) {
+        event.preventDefault();
+        state.held = state.keyed = false;
+        Array.prototype.forEach.call(select.options, function (option) {
+          option.selected = option.defaultSelected;
+        });
+      } else if (/^(Arrow|Home$|End$|Page)/.test(event.key) || event.key.length === 1) {
+        state.keyed = true;
+      }
+    },
+    true
+  );
+
+  document.addEventListener(
+    "pointerdown",
+    function (event) {
+      var select = committing(event);
+      if (select) stateOf(select).keyed = false;
+    },
+    true
+  );
+
+  document.addEventListener(
+    "change",
+    function (event) {
+      var select = committing(event);
+      if (!select || event.committed || !stateOf(select).keyed) return;
+      // The focus may have left before the change is told (a key and Tab in one breath): that is a commit.
+      if (document.activeElement !== select) {
+        stateOf(select).keyed = false;
+        return;
+      }
+      event.stopImmediatePropagation(); // htmx waits for the commit
+      stateOf(select).held = true;
+    },
+    true
+  );
+
+  document.addEventListener(
+    "focusout",
+    function (event) {
+      var select = committing(event);
+      if (select && stateOf(select).held) commit(select, false);
+    },
+    true
+  );
+
+  function commit(select, fromEnter) {
+    var state = stateOf(select);
+    state.held = state.keyed = false;
+    focusAnswer = fromEnter;
+    var change = new Event("change", { bubbles: true });
+    change.committed = true;
+    select.dispatchEvent(change);
+  }
+
   // --- the end of a game ------------------------------------------------------------------------
 
   function celebrate() {
@@ -283,9 +546,9 @@
     clearPending();
     say("The game could not reach the server. Check your connection and try again.");
   });
-  document.addEventListener("htmx:responseError", function () {
+  document.addEventListener("htmx:responseError", function (event) {
     clearPending();
-    say("Something went wrong on our side. Please try again.");
+    say(explained(event.detail && event.detail.xhr) || "Something went wrong on our side. Please try again.");
   });
 
   rove();

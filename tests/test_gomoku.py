@@ -1,20 +1,29 @@
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from webapp.engine.gomoku import (
     DEAD,
+    DIRECTIONS,
+    DOUBLE_W,
     FIVE,
     FOUR,
+    FOUR_W,
+    LOW,
     ONE,
     OPEN_FOUR,
     OPEN_THREE,
     OPEN_TWO,
+    SHIFT,
     THREE,
+    THREE_W,
     TWO,
     WEIGHTS,
     Gomoku,
     _shape,
+    window_of,
 )
 from webapp.engine.rules import EMPTY, geometry, parse
 
@@ -87,20 +96,57 @@ def test_the_win_and_four_scans_agree_with_the_rules(n, k):
     assert checked > 5
 
 
-@pytest.mark.parametrize(("n", "k"), BIG)
-def test_incremental_updates_match_a_full_rescan_and_undo_restores_everything(n, k):
-    rng = random.Random(k + n)
-    fresh = Gomoku(n, k)
-    snapshot = (list(fresh.texts), list(fresh.wx), list(fresh.wo), fresh.tx, fresh.to, fresh.hash)
-    g = random_game(n, k, rng, 40)
-    mine = (list(g.wx), list(g.wo), list(g.sx), list(g.so), g.tx, g.to)
+def reference_window(text: str, n: int, k: int, cell: int, d: int) -> str:
+    """The 2k-1 cells of the line through ``cell`` along direction ``d``, read off the board text ('#' off it)."""
+    r0, c0 = divmod(cell, n)
+    dr, dc = DIRECTIONS[d]
+    out = []
+    for s in range(-(k - 1), k):
+        r, c = r0 + dr * s, c0 + dc * s
+        out.append(text[r * n + c] if 0 <= r < n and 0 <= c < n else "#")
+    return "".join(out)
+
+
+def reference_shape(window: str, mark: str, k: int) -> int:
+    """The shape a stone of ``mark`` at the window's centre makes, with the other side and the edge blocking."""
+    them = "O" if mark == "X" else "X"
+    seen = window.replace(them, "#").replace(mark, "X").replace("#", "O")
+    return _shape(seen[: k - 1] + "X" + seen[k:], k)
+
+
+def check_against_a_full_scan(g: Gomoku) -> None:
+    """Every slot's code, weights and sums as a scan of the board text from scratch finds them."""
+    n, k, text = g.n, g.k, g.text
+    total = 0
     for cell in range(n * n):
-        g._rescan(cell)
-    assert (list(g.wx), list(g.wo), list(g.sx), list(g.so), g.tx, g.to) == mine
-    assert sum(g.sx) == g.tx and sum(g.so) == g.to
+        cell_sum = 0
+        for d in range(4):
+            window = reference_window(text, n, k, cell, d)
+            assert window_of(g.codes[cell * 4 + d], k) == window[: k - 1] + "." + window[k:]
+            value = 0
+            if text[cell] == EMPTY:
+                value = WEIGHTS[reference_shape(window, "X", k)] | WEIGHTS[reference_shape(window, "O", k)] << SHIFT
+            assert g.w[cell * 4 + d] == value, (text, cell, d)
+            cell_sum += value
+        assert g.sums[cell] == cell_sum
+        total += cell_sum
+    assert g.total == total
+    assert g.candidates == {c for c in range(n * n) if text[c] == EMPTY and g.near[c]}
+
+
+@given(n=st.sampled_from([7, 15]), seed=st.integers(0, 10**6), stones=st.integers(0, 60))
+def test_the_pattern_codes_kept_move_by_move_match_a_slow_scan_and_undo_restores_everything(n, seed, stones):
+    rng = random.Random(seed)
+    fresh = Gomoku(n, 5)
+    snapshot = (list(fresh.codes), list(fresh.w), list(fresh.sums), fresh.total, fresh.hash)
+    g = random_game(n, 5, rng, stones)
+    check_against_a_full_scan(g)
+    if rng.random() < 0.5:
+        g.pass_turn()
+        check_against_a_full_scan(g)
     while g.history:
         g.undo()
-    assert (list(g.texts), list(g.wx), list(g.wo), g.tx, g.to, g.hash) == snapshot
+    assert (list(g.codes), list(g.w), list(g.sums), g.total, g.hash) == snapshot
     assert g.candidates == set() and g.stones == 0 and g.mover == "X"
 
 
@@ -157,48 +203,57 @@ def test_a_moves_score_is_its_weight_in_attack_then_in_defence():
     assert g.mover == "O"
     attack, defence = g.score(3)
     # O gains little at 3; X, were it to move, would make an open four there.
-    assert (attack, defence) == (g.so[3], g.sx[3])
+    assert (attack, defence) == (g.worth(3, "O"), g.worth(3, "X"))
     assert defence >= WEIGHTS[OPEN_FOUR] > attack
     g.play(224)
     assert g.mover == "X"
-    assert g.score(3) == (g.sx[3], g.so[3])
+    assert g.score(3) == (g.worth(3, "X"), g.worth(3, "O"))
     assert g.score(3)[0] >= WEIGHTS[OPEN_FOUR]
 
 
 @pytest.mark.parametrize(("n", "k"), BIG)
-def test_a_fresh_layout_knows_each_cells_neighbours_windows_and_keys(n, k):
+def test_a_fresh_layout_knows_each_cells_neighbours_codes_and_keys(n, k):
     # A new Layout, not the memoised one: a mutation run starts from a process that has built those.
-    from webapp.engine.gomoku import DIRECTIONS, Layout
+    from webapp.engine.gomoku import Layout
 
     lay = Layout(n, k)
     assert lay.centre == (n // 2) * (n + 1)
+    empty = "." * (n * n)
     for cell in range(n * n):
         r0, c0 = divmod(cell, n)
         near = {r * n + c for r in range(n) for c in range(n) if 0 < max(abs(r - r0), abs(c - c0)) <= 2}
         assert set(lay.near[cell]) == near
-        for d, (dr, dc) in enumerate(DIRECTIONS):
-            along = [(r0 + dr * s, c0 + dc * s) for s in range(-(k - 1), k)]
-            reach = [r * n + c for r, c in along if 0 <= r < n and 0 <= c < n]
-            assert [other for other, _, _ in lay.reach[cell][d]] == reach
-            assert all(slot == other * 4 + d for other, _, slot in lay.reach[cell][d])
-            # Each cell's window along a direction: k-1 cells either side, edge marks past the board.
-            at = lay.index[d][cell]
-            window = lay.texts[d][at - (k - 1) : at + k]
-            assert window == "".join("." if 0 <= r < n and 0 <= c < n else "#" for r, c in along)
+        for d in range(4):
+            window = reference_window(empty, n, k, cell, d)
+            assert window_of(lay.start[cell * 4 + d], k) == window
+        # A stone here changes the codes of the cells up to k-1 steps along each line, X's by one unit, O's by two.
+        reach = {
+            (other * 4 + d)
+            for d, (dr, dc) in enumerate(DIRECTIONS)
+            for s in range(-(k - 1), k)
+            if s
+            for r, c in [(r0 + dr * s, c0 + dc * s)]
+            if 0 <= r < n and 0 <= c < n
+            for other in [r * n + c]
+        }
+        assert {slot for slot, _, _ in lay.reach[1][cell]} == reach
+        assert [(slot, other, 2 * unit) for slot, other, unit in lay.reach[1][cell]] == list(lay.reach[2][cell])
     again = Layout(n, k)
-    assert again.zobrist == lay.zobrist  # the same keys in every process
-    keys = lay.zobrist["X"] + lay.zobrist["O"]
-    assert len(set(keys)) == 2 * n * n and max(keys) < 2**64 and max(keys) >= 2**60
+    assert again.zobrist == lay.zobrist and again.pass_key == lay.pass_key  # the same keys in every process
+    keys = [*lay.zobrist["X"], *lay.zobrist["O"], lay.pass_key]
+    assert len(set(keys)) == 2 * n * n + 1 and max(keys) < 2**64 and max(keys) >= 2**60
 
 
 def test_the_evaluation_counts_the_side_to_moves_chances_a_quarter_more():
     text = "O.....O" + "......." + "......." + ".XXX..." + "......." + "O......" + "......."
     g = Gomoku.from_text(text, 7, 5)
-    assert g.mover == "X" and g.tx % 4  # so that a quarter of it is not a whole number
-    assert g.evaluate() == g.tx + g.tx // 4 - g.to
+    tx, to = g.total & LOW, g.total >> SHIFT
+    assert g.mover == "X" and tx % 4  # so that a quarter of it is not a whole number
+    assert g.evaluate() == tx + tx // 4 - to
     assert isinstance(g.evaluate(), int)
     g.play(42)
-    assert g.evaluate() == g.to + g.to // 4 - g.tx
+    tx, to = g.total & LOW, g.total >> SHIFT
+    assert g.evaluate() == to + to // 4 - tx
 
 
 def test_play_and_undo_keep_the_positions_key_whatever_the_order():
@@ -271,3 +326,71 @@ def test_of_two_equally_strong_fours_the_one_that_also_blocks_more_comes_first()
     # 115 and 109 each make a four worth the same; 115 also takes more from O, so it goes first.
     assert g.forcing() == [110, 114, 115, 109]
     assert g.score(115)[0] == g.score(109)[0] and g.score(115)[1] > g.score(109)[1]
+
+
+# --- the threat questions the searches ask --------------------------------------------------------
+
+
+def makes(text: str, cell: int, mark: str, n: int, k: int) -> int:
+    """How many distinct cells would complete k in a row for ``mark`` after it plays ``cell``, by the rules'
+    lines, where it had none before (so that they all lie on the lines through ``cell``)."""
+    after = text[:cell] + mark + text[cell + 1 :]
+    near = {c for line, _ in geometry(n, k).lines_through[cell] for c in line if after[c] == EMPTY}
+    return sum(1 for c in near if completes(after, c, mark, n, k))
+
+
+@given(n=st.sampled_from([7, 15]), seed=st.integers(0, 10**6), stones=st.integers(4, 40))
+def test_the_threat_scans_agree_with_the_rules(n, seed, stones):
+    g = random_game(n, 5, random.Random(seed), stones)
+    text = g.text
+    for mark in "XO":
+        other = "O" if mark == "X" else "X"
+        mine, theirs = g.completions(mark)
+        assert mine == sorted(c for c in g.candidates if completes(text, c, mark, n, 5))
+        assert theirs == g.completions(other)[0]
+        if mine:
+            continue  # completions already there would be counted again after any move
+        for c in g.candidates:
+            completions = makes(text, c, mark, n, 5)
+            # A four: one completion after it; a double (or more): two or more; DOUBLE_W reads it.
+            assert (c in g.threats(mark, FOUR_W)) == (completions >= 1), (text, c, mark)
+            assert (g.worth(c, mark) >= DOUBLE_W) == (completions >= 2), (text, c, mark)
+        assert g.has(mark, DOUBLE_W) == any(g.worth(c, mark) >= DOUBLE_W for c in g.candidates)
+        ranked = g.threats(mark, THREE_W)
+        assert ranked == sorted(ranked, key=lambda c: (-(2 * g.worth(c, mark) + g.worth(c, other)), c))
+
+
+@given(n=st.sampled_from([7, 15]), seed=st.integers(0, 10**6), stones=st.integers(4, 40))
+def test_against_a_double_in_the_making_every_move_but_the_answers_leaves_it(n, seed, stones):
+    # The claim the threat search's soundness rests on: a reply that is not an answer leaves the double
+    # (read off the board, whose scans are checked against the rules above).
+    g = random_game(n, 5, random.Random(seed), stones)
+    for mark in "XO":
+        other = "O" if mark == "X" else "X"
+        if g.completions(mark)[0] or g.completions(other)[0]:
+            continue
+        answers = g.answers(mark)
+        assert (answers is None) == (not g.has(mark, DOUBLE_W))
+        if answers is None:
+            continue
+        assert set(answers) == set(g.threats(mark, FOUR_W)) | set(g.threats(other, FOUR_W))
+        passed = g.mover != other
+        if passed:
+            g.pass_turn()
+        for reply in g.legal():
+            if reply in answers:
+                continue
+            g.play(reply)
+            assert g.has(mark, DOUBLE_W) and not g.completions(other)[0], (g.text, reply)
+            g.undo()
+        if passed:
+            g.undo()
+
+
+def test_a_pass_hands_the_move_over_and_changes_the_key():
+    g = Gomoku.from_text("." * 112 + "X" + "." * 112, 15, 5)
+    key = g.key()
+    g.pass_turn()
+    assert g.mover == "X" and g.key() != key
+    g.undo()
+    assert g.mover == "O" and g.key() == key and g.text == "." * 112 + "X" + "." * 112

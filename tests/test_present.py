@@ -54,11 +54,12 @@ def test_a_paused_game_says_so():
 def test_cells_are_named_for_screen_readers_and_flag_the_win():
     view = game_view(table(0, 3, 1, 4, 2, mode="hvh"))  # X X X / O O . / . . .
     assert view.status == "x-won"
-    assert [c.label for c in view.cells[:4]] == [
+    assert [c.label for c in view.cells[:5]] == [
         "Row 1, column 1, X",
         "Row 1, column 2, X",
-        "Row 1, column 3, X",
+        "Row 1, column 3, X, last move",
         "Row 2, column 1, O",
+        "Row 2, column 2, O, the move before",
     ]
     assert [c.index for c in view.cells if c.is_winning] == [0, 1, 2]
     assert len(view.strikes) == 1
@@ -74,6 +75,22 @@ def test_move_values_label_every_empty_square():
     assert view.hint.startswith("Move values: the result with best play, and the moves of both sides")
 
 
+@pytest.mark.parametrize(
+    ("t", "marked"),
+    [
+        (table(), {}),
+        (table(4, mode="hvh"), {4: "x"}),
+        (table(4, 0), {4: "x", 0: "o"}),
+        (table(4, 0, 8), {8: "x", 0: "o"}),  # X's first move is no longer its last
+        (table(0, 3, 1, 4, 2, mode="hvh"), {2: "x", 4: "o"}),  # and at the end
+    ],
+)
+def test_the_last_move_of_each_side_is_marked(t, marked):
+    cells = game_view(t).cells
+    assert {c.index: c.last_of for c in cells if c.last_of} == marked
+    assert [c.index for c in cells if c.is_last] == ([t.moves[-1]] if t.moves else [])
+
+
 def test_controls_redraw_only_when_they_change():
     assert controls_state(table(4, 0)) == controls_state(table(4, 0, 8, 2))
     assert controls_state(table()) != controls_state(table(4, 0))
@@ -86,9 +103,10 @@ SEVEN_THREAT = (0, 14, 1, 15, 2, 16, 3, 42)
 
 
 def test_squares_are_named_by_row_and_column_on_every_board():
-    view = game_view(table(16, board="15x15", mode="hvh"))
+    view = game_view(table(16, 17, 18, board="15x15", mode="hvh"))
     assert len(view.cells) == 225 and view.grid.n == 15
     assert view.cells[16].label == "Row 2, column 2, X"
+    assert view.cells[18].label == "Row 2, column 4, X, last move"
     assert view.cells[224].label == "Row 15, column 15, empty"
 
 
@@ -113,23 +131,34 @@ def test_a_diagonal_win_on_7x7_is_struck_along_its_diagonal():
     assert view.strikes == (Strike(675, 25, 225, 475),)
 
 
-def test_move_values_on_a_big_board_show_what_is_proved_and_call_the_rest_unclear():
+def test_move_values_on_a_big_board_show_what_is_proved_and_number_the_searchs_choices():
     view = game_view(table(*SEVEN_THREAT, board="7x7", mode="hvh"), hint=False)
     shown = game_view(Table(settings=Settings(board="7x7", mode="hvh"), moves=SEVEN_THREAT, show_values=True))
-    assert view.cells[4].value == ""  # nothing without Move values
+    assert view.cells[4].value == "" and view.facts is None  # nothing without Move values
     assert shown.cells[4].value == "W1" and shown.cells[4].result == "win"
-    assert shown.cells[4].label == "Row 1, column 5, empty, win in 1 move"
-    unclear = [c for c in shown.cells if c.result == "unclear"]
-    assert unclear and all(c.value == "?" and c.label.endswith(", unclear") for c in unclear)
-    assert shown.hint.startswith("Move values with best play: W3 wins in 3 moves")
-    assert shown.hint.endswith("? is unclear: not proved within the search's time limit.")
+    assert shown.cells[4].label == "Row 1, column 5, empty, W1, win in 1 move"  # what it shows, then what it means
+    assert [c.index for c in shown.cells if c.value] == [4]  # no "?" on every other square
+    assert shown.hint == "Proved: W3 wins in 3 moves, L2 loses in 2. 1–3: the search's choices, not proved."
+    # Beside the board, the threats: X's four on the top row (O's three on the third has the edge at one end).
+    assert shown.facts.threats == ("X has a four on row 1, columns 1–4: it makes five at row 1, column 5.",)
+    assert shown.facts.forced == ("X, to move, wins at once at row 1, column 5: five in a row.",)
+
+
+def test_move_values_on_a_quiet_big_board_number_the_searchs_first_choices():
+    shown = game_view(Table(settings=Settings(board="15x15", mode="hvh"), moves=(112, 113), show_values=True))
+    choices = sorted((c for c in shown.cells if c.choice), key=lambda c: c.choice)
+    assert [c.choice for c in choices] == [1, 2, 3]
+    assert [c.value for c in choices] == ["1", "2", "3"] and {c.result for c in choices} == {"choice"}
+    assert choices[0].label.endswith(", empty, 1: the search's first choice, not proved")
+    assert [c.index for c in shown.cells if c.value] == [c.index for c in choices]  # nothing is proved yet
+    assert shown.facts.threats == () and shown.facts.forced[0].startswith("No forced win was found")
 
 
 def test_a_hint_where_nothing_is_proved_gives_the_searchs_preference_as_such():
     view = game_view(table(board="7x7", mode="hvh"), hint=True)
     picks = [c for c in view.cells if c.is_pick]
     assert picks and not any(c.is_hint and not c.is_pick for c in view.cells)
-    assert all(not c.is_proved and c.label.endswith(", the search's pick, not proved") for c in picks)
+    assert all(not c.is_proved and c.label.endswith(", Pick: the search's choice, not proved") for c in picks)
     assert "Best move" not in " ".join(c.label for c in view.cells)
     assert view.hint.startswith("Hint: the search prefers") and view.hint.endswith("; nothing is proved.")
 

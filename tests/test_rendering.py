@@ -33,7 +33,7 @@ def test_a_pure_partial_is_drawn_once_per_context(app):
         other = remembered_partial("partials/board.html", grid=game_view(Table(moves=(4,))).grid)
         assert first is again  # the same drawing, not drawn again
         assert 'aria-label="Row 2, column 2, empty"' in first
-        assert 'aria-label="Row 2, column 2, X"' in other
+        assert 'aria-label="Row 2, column 2, X, last move"' in other
         buttons = remembered_partial("partials/controls.html", controls=controls_state(Table(moves=(4, 0))))
         assert 'id="undo-button" class="button">' in buttons
 

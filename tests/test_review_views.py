@@ -137,7 +137,7 @@ def test_the_live_board_lists_its_moves_and_links_each_position(client):
     assert '<a class="move" href="/?moves=4.0.8&amp;at=2">' in moves
     assert 'href="/?moves=4.0.8&amp;at=3" aria-current="step"' in moves
     assert 'id="step-back" href="/?moves=4.0.8&amp;at=2"' in html
-    assert "Review this game" not in html
+    assert "Review" not in html
     # The list travels with the board after every move.
     fragment = text(send(client, "/move", cell=2, headers=HX))
     assert "O top-right" in fragment
@@ -146,7 +146,10 @@ def test_the_live_board_lists_its_moves_and_links_each_position(client):
 def test_a_finished_game_offers_its_review(client):
     play(client, 0, 3, 1, 4, 2)
     html = text(client.get("/"))
-    assert '<a class="button primary" href="/review?moves=0.3.1.4.2">Review this game</a>' in html
+    # Beside Play again, under the board.
+    again = re.search(r'<form class="again".*?</form>', html, re.S).group(0)
+    assert 'id="again-button">Play again</button>' in again
+    assert '<a class="button" id="review-button" href="/review?moves=0.3.1.4.2">Review</a>' in again
 
 
 # --- bad links: a friendly 400 that says what is wrong ----------------------------------------
@@ -416,7 +419,7 @@ def test_every_mode_offers_the_review_of_a_finished_game(client, setup):
             board = page(client)["board"]
             send(client, "/move", cell=board.index("."))
     html = text(client.get("/"))
-    moves = re.search(r'href="/review\?moves=([0-9.]+)">Review this game</a>', html).group(1)
+    moves = re.search(r'id="review-button" href="/review\?moves=([0-9.]+)">Review</a>', html).group(1)
     assert positions(parse_moves(moves))[-1].board == page(client)["board"]
     assert client.get(f"/review?moves={moves}").status_code == 200
 

@@ -387,7 +387,14 @@ def test_the_score_against_the_computer_is_kept_per_difficulty(client):
         play(client, candidates(board, "minimax")[0])
     easy = client.get("/").get_data(as_text=True)
     assert "Score against Easy" in easy
-    send(client, "/levels", difficulty="minimax")
+    # A new level after the end keeps the game just finished, its result and Play again in view.
+    changed = send(client, "/levels", difficulty="minimax", headers=HX).get_data(as_text=True)
+    assert "Next game against Impossible." in changed and 'id="again-button"' in changed
+    after = client.get("/").get_data(as_text=True)
+    assert "Score against Easy" in after and sum(map(int, re.findall(r"<dd>(\d+)</dd>", after))) == 1
+    assert '<option value="minimax" selected>Impossible</option>' in after
+    # The next game counts against the new level, whose score is its own.
+    send(client, "/new", start=1)
     impossible = client.get("/").get_data(as_text=True)
     assert "Score against Impossible" in impossible
     assert re.findall(r"<dd>(\d+)</dd>", impossible) == ["0", "0", "0"]
@@ -922,11 +929,12 @@ def test_the_board_dropdown_starts_a_game_on_the_board_chosen(client):
     assert board_of(response)["board"] == "." * 49
     html = response.get_data(as_text=True)
     # The form is drawn again: the top level is now called Hard, and the help says what it does.
-    assert '<option value="7x7" selected>7×7, 5 in a row</option>' in html
+    assert '<option value="7x7" selected>7×7</option>' in html
     assert '<option value="minimax">Hard</option>' in html and ">Impossible<" not in html
     assert "<strong>Hard</strong> searches ahead under a time limit" in html
+    assert "7×7: five in a row wins." in html
     assert 'aria-label="Row 7, column 7, empty"' in html
-    assert "7×7 · vs computer · Medium · you are X" in html
+    assert '<span id="setup-summary" hx-swap-oob="innerHTML">vs computer · you play X</span>' in html
     page_html = client.get("/").get_data(as_text=True)
     assert '<div id="board" class="board n-7"' in page_html
 
@@ -949,6 +957,21 @@ def test_a_move_on_15x15_reaches_its_last_square_and_no_further(client):
     assert refused.status_code == 400 and "That square is not on the board." in refused.get_data(as_text=True)
     assert send(client, "/move", cell=0, headers=HX).status_code == 200
     assert page(client)["board"] == "O" + "." * 223 + "X"
+
+
+def test_the_threats_of_a_big_board_come_with_its_move_values_and_go_with_them(client):
+    send(client, "/new", board="15x15", mode="hvh")
+    for cell in (111, 0, 112, 14, 113):  # X: row 8, columns 7 to 9; O in the corners
+        send(client, "/move", cell=cell)
+    shown = send(client, "/values", show=1, headers=HX).get_data(as_text=True)
+    facts = re.search(r'<div id="facts" hx-swap-oob="innerHTML">(.*?)</div>', shown, re.S).group(1)
+    assert '<h2 id="facts-title" class="facts-title">Threats and forced wins</h2>' in facts
+    assert "<li>X has an open three on row 8, columns 7–9: it makes an open four at row 8, column 6 or 10." in facts
+    hidden = send(client, "/values", show=0, headers=HX).get_data(as_text=True)
+    assert '<div id="facts" hx-swap-oob="innerHTML"></div>' in hidden
+    hint = client.get("/?hint=1").get_data(as_text=True)
+    assert re.search(r"Hint: row 8, column (6|10) blocks X&#39;s open three\.", hint)
+    assert "Threats and forced wins" in hint
 
 
 def test_the_cookie_carries_the_board(app, client):

@@ -392,9 +392,14 @@ class Table:
         changed = {name: check_difficulty(value) for name, value in levels.items() if value is not None}
         table = replace(self, settings=replace(self.settings, **changed))
         new = table.settings.difficulty
-        # A game under way counts as the weakest difficulty that played in it; a fresh one as the new one.
-        counts_as = weaker(self.counts_as, new) if self.moves and not self.position.is_over() else new
-        return replace(table, counts_as=counts_as)
+        if not self.moves:
+            return replace(table, counts_as=new)  # a fresh game counts as the new level
+        if self.position.is_over():
+            # The finished game keeps the level it was scored under, so that its result stays in view until
+            # the next game, which counts as the new one (new_game).
+            return table
+        # A game under way counts as the weakest difficulty that played in it.
+        return replace(table, counts_as=weaker(self.counts_as, new))
 
     def move(self, cell: int, rng: random.Random) -> Table:
         """The person plays ``cell``; against the computer, its reply comes with it."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from webapp.engine.boards import BY_KEY, DEFAULT, position
+from webapp import big_help
+from webapp.big_help import Facts
+from webapp.engine.boards import BY_KEY, DEFAULT, board_for, position
 from webapp.engine.rules import Position, cell_name, other
 from webapp.match import Table, Tally, level_names
 from webapp.review import place
@@ -23,6 +25,9 @@ REMEMBERED_UP_TO = 25
 # The short forms of move values on the bigger boards, said in full by each square's name and the key.
 SHORT = {"win": "W", "draw": "D", "loss": "L"}
 UNCLEAR = "unclear"
+# The biggest board solved exactly (5×5): beyond, values are proved only here and there.
+BIGGEST_SOLVED = 5
+ORDINALS = ("first", "second", "third")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +41,14 @@ class CellView:
     is_pick: bool = False  # the computer's own choice among those
     is_proved: bool = True  # a pick that keeps a proved result, not only the search's preference
     is_winning: bool = False
-    is_last: bool = False
+    is_last: bool = False  # the last move of the game
+    is_previous: bool = False  # the move before it: the other side's last move
+    choice: int = 0  # on a big board with move values, 1 for the search's first choice, 2 for its second...
+
+    @property
+    def last_of(self) -> str:
+        """ "x" or "o" if this square holds that side's last move, for the mark on it; else ""."""
+        return self.mark.lower() if self.is_last or self.is_previous else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +85,7 @@ class GameView:
     hint: str
     tone: str  # how the game ended for the player, for the status's colour: see outcome_tone()
     is_running: bool  # a Computer vs Computer game that plays on by itself
+    facts: Facts | None = None  # on a big board, with move values or a hint: its threats and forced wins
 
     @property
     def board(self) -> str:
@@ -114,28 +127,48 @@ def game_view(table: Table, *, hint: bool = False) -> GameView:
     """Everything the templates need to draw ``table``."""
     over = table.position.is_over()
     last = table.moves[-1] if table.moves else None
+    previous = table.moves[-2] if len(table.moves) > 1 else None
     board = table.position.board
     draw = _grid if len(board) <= REMEMBERED_UP_TO else _grid.__wrapped__
-    grid = draw(board, last, table.show_values, hint, table.is_humans_turn())
+    grid = draw(board, last, previous, table.show_values, hint, table.is_humans_turn())
+    helped = (hint or table.show_values) and not over
     return GameView(
         grid=grid,
         headline=headline(table),
         tone=outcome_tone(table),
         hint=hint_text(grid.board) if hint and not over else values_key(grid) if table.show_values and not over else "",
         is_running=table.settings.mode == "cvc" and not table.paused and not over,
+        facts=big_help.facts(board) if helped and not board_for(board).is_solved() else None,
     )
 
 
 @lru_cache(maxsize=1 << 12)
-def _grid(board: str, last: int | None, show_values: bool, hint: bool, can_play: bool) -> Grid:
+def _grid(board: str, last: int | None, previous: int | None, show_values: bool, hint: bool, can_play: bool) -> Grid:
     # A pure function of a few small values that recur from game to game, so worked out once.
     pos = position(board)
     n = pos.geometry.n
     outcome = pos.outcome()
     values = analyze(board) if show_values and outcome is None else {}
     keep, picks, proved = hinted(board) if hint and outcome is None else ((), (), True)
+    # On a big board most squares are unclear: instead of a "?" on each, the search's first choices are numbered.
+    big = not board_for(board).is_solved()
+    ranked = big_help.choices(board) if big and values else ()
+    choices = {cell: rank for rank, cell in enumerate(ranked, 1) if values[cell][0] == UNCLEAR}
+    won = pos.winning_line
     cells = tuple(
-        _cell(i, n, board[i], values.get(i), i in keep, i in picks, proved, i in pos.winning_line, i == last)
+        _cell(
+            i,
+            n,
+            board[i],
+            values.get(i),
+            i in keep,
+            i in picks,
+            proved,
+            i in won,
+            i == last,
+            i == previous,
+            choices.get(i, 0),
+        )
         for i in range(len(board))
     )
     return Grid(board, n, status_of(pos), pos.ply, cells, _strikes(pos), outcome is not None, can_play)
@@ -179,33 +212,47 @@ def _rank(value: tuple[str, int]) -> tuple[int, int]:
 VALUES_KEY = "Move values: the result with best play, and the moves of both sides until the game ends."
 SHORT_VALUES_KEY = "Move values with best play: W3 wins in 3 moves of both sides, D draws, L2 loses in 2."
 UNCLEAR_KEY = "; ? is unclear: not proved within the search's time limit."
+# On the big boards only what is proved has a value; the search's first choices are numbered.
+BIG_VALUES_KEY = "Proved: W3 wins in 3 moves, L2 loses in 2. 1–3: the search's choices, not proved."
 
 
 def values_key(grid: Grid) -> str:
     """The line under the board that says what the values on the squares mean."""
+    if grid.n > BIGGEST_SOLVED:
+        return BIG_VALUES_KEY
     key = VALUES_KEY if grid.n <= WORDY_UP_TO else SHORT_VALUES_KEY
     if any(cell.result == UNCLEAR for cell in grid.cells):
         key = key.rstrip(".") + UNCLEAR_KEY
     return key
 
 
-def _cell(index, n, mark, value, is_hint, is_pick, is_proved, is_winning, is_last) -> CellView:
+def _cell(
+    index, n, mark, value, is_hint, is_pick, is_proved, is_winning, is_last, is_previous=False, choice=0
+) -> CellView:
     mark = "" if mark == "." else mark
     label = f"{cell_name(index, n)}, {mark or 'empty'}"
+    if is_last:
+        label += ", last move"
+    elif is_previous:
+        label += ", the move before"
     words = result = ""
-    if value:
+    if choice:
+        words, result = str(choice), "choice"
+        label += f", {choice}: the search's {ORDINALS[choice - 1]} choice, not proved"
+    elif value and (value[0] != UNCLEAR or n <= BIGGEST_SOLVED):
         result, plies = value
         words = _value_words(result, plies, n)
-        if result == UNCLEAR:
-            label += ", unclear"
-        else:
-            label += ", draw" if result == "draw" else f", {result} in {plies} {'move' if plies == 1 else 'moves'}"
+        said = result if result in ("draw", UNCLEAR) else f"{result} in {plies} {'move' if plies == 1 else 'moves'}"
+        # The name holds what the square shows (WCAG 2.5.3): a short form ("W3") comes first, then its meaning.
+        label += f", {said}" if said.startswith(words) else f", {words}, {said}"
     if is_pick:
         # The square shows "Best" (or "Pick"): its name says it too.
-        label += ", Best move" if is_proved else ", the search's pick, not proved"
+        label += ", Best move" if is_proved else ", Pick: the search's choice, not proved"
     elif is_hint:
         label += ", also keeps the best result"
-    return CellView(index, mark, label, words, result, is_hint, is_pick, is_proved, is_winning, is_last)
+    return CellView(
+        index, mark, label, words, result, is_hint, is_pick, is_proved, is_winning, is_last, is_previous, choice
+    )
 
 
 def _value_words(result: str, plies: int | None, n: int) -> str:
@@ -357,12 +404,18 @@ def hint_text(board: str) -> str:
     'Hint: the marked corner wins at once.'
     >>> hint_text("." * 49)
     'Hint: the search prefers the centre; nothing is proved.'
+    >>> hint_text("." * 96 + "XXX" + "." * 12 + "OO" + "." * 112)  # 15×15, O to move
+    "Hint: row 7, column 6 blocks X's open three."
     """
     keep, picks, proved = hinted(board)
     pos = position(board)
     n = pos.geometry.n
     chosen = _squares(picks, n)
     if not proved:
+        # What the search's move does, where the engine can say it for certain (a four made, a three blocked).
+        does = big_help.move_words(board, picks[0]) if n > BIGGEST_SOLVED else ""
+        if does:
+            return f"Hint: {where(picks[0], n)} {does}."
         return f"Hint: the search prefers {chosen}; nothing is proved."
     result, plies = analyze(board)[picks[0]]
     opponent = other(pos.to_move)
@@ -406,3 +459,15 @@ def where(cell: int, n: int = 3) -> str:
 def board_name(board: str) -> str:
     """The name of a catalogue board by its key: "4×4"."""
     return BY_KEY[board].name
+
+
+def board_rule(board: str) -> str:
+    """What wins on a catalogue board, by its key, in one line.
+
+    >>> board_rule("3x3"), board_rule("15x15")
+    ('3×3: three in a row wins.', '15×15: five or more in a row win.')
+    """
+    spec = BY_KEY[board]
+    count = ("three", "four", "five")[spec.k - 3]
+    # On 15×15 the game is free-style gomoku, where six or more in a row win too (rules.py).
+    return f"{spec.name}: {count} or more in a row win." if spec.n == 15 else f"{spec.name}: {count} in a row wins."

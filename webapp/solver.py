@@ -8,6 +8,7 @@ The work is done in ``webapp.engine``, which knows nothing of Flask.
 Run ``python -m webapp.solver --help`` for the numbers, the benchmark and the tournament.
 """
 
+from webapp.engine.facts import forced_win, move_notes, threats
 from webapp.engine.levels import (
     LEVELS,
     UnknownLevelError,
@@ -28,8 +29,11 @@ __all__ = [
     "check_level",
     "choose_move",
     "describe",
+    "forced_win",
+    "move_notes",
     "outlook",
     "search_view",
+    "threats",
 ]
 
 if __name__ == "__main__":

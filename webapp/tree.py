@@ -414,7 +414,8 @@ def explore(board: str, path: tuple[int, ...] = (), *, open_last: bool = True) -
         pruned = bool(visited) and node_path not in visited
         return Node(pos.board, node_path, value, pos.is_over(), pruned, children, preferred, unshown, view, guess, lost)
 
-    return Tree(build(root, (), root_value(root, tone)), path, side, counts(board), size)
+    opened = path if open_last else path[:-1]
+    return Tree(build(root, (), root_value(root, tone)), opened, side, counts(board), size)
 
 
 def root_value(root: Position, tone) -> Value:

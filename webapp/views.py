@@ -29,7 +29,7 @@ from webapp.match import (
     check_side,
     level_names,
 )
-from webapp.present import Confirmation, controls_state, game_view, score_view, status_of
+from webapp.present import Confirmation, board_rule, controls_state, game_view, score_view, status_of
 from webapp.rendering import is_htmx, page_or_fragment
 from webapp.review_views import shared_position
 from webapp.solver import LEVELS, analyze, choose_move
@@ -42,7 +42,13 @@ bp = Blueprint("game", __name__)
 @bp.app_context_processor
 def names():
     # level_names is the 3×3 names, as other pages use them; the game's own pages ask for their board's.
-    return {"mode_names": MODE_NAMES, "level_names": LEVEL_NAMES, "boards": BOARDS, "level_names_on": level_names}
+    return {
+        "mode_names": MODE_NAMES,
+        "level_names": LEVEL_NAMES,
+        "boards": BOARDS,
+        "level_names_on": level_names,
+        "board_rule": board_rule,
+    }
 
 
 WRONG_CELL = "That square is not on the board."
@@ -219,6 +225,11 @@ def levels():
 def levels_message(table: Table) -> str:
     s = table.settings
     names = level_names(s.board)
+    if table.moves and table.position.is_over():
+        # Nothing more is played in a finished game: the level is the next game's.
+        if s.mode == "cvc":
+            return f"Next game: X plays {names[s.x_level]}, O plays {names[s.o_level]}."
+        return f"Next game against {names[s.difficulty]}."
     if s.mode == "cvc":
         return f"X plays {names[s.x_level]} and O plays {names[s.o_level]} from the next move."
     if table.moves and not table.position.is_over() and table.counts_as != s.difficulty:

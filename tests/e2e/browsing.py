@@ -1,4 +1,4 @@
-"""What the browser tests do again and again: open the settings, start a game, click a square."""
+"""What the browser tests do again and again: choose the settings, start a game, click a square."""
 
 import re
 
@@ -7,14 +7,15 @@ from playwright.sync_api import Page, expect
 from webapp.engine.boards import BY_KEY, board_for
 from webapp.engine.rules import cell_name
 
+FOLDED = ("Mode", "You play")  # the dropdowns in the folded line under the game's buttons
+
 
 def choose(page: Page, **choices) -> None:
-    """Set the settings' dropdowns to ``choices`` (label: value), opening the folded settings first."""
-    settings = page.locator("details.setup-panel")
-    if settings.get_attribute("open") is None:
-        page.get_by_text("Settings", exact=True).click()
+    """Set the settings' dropdowns to ``choices`` (label: value), opening the folded ones first if need be."""
     scripted = page.locator("html.js").count() == 1
     for label, value in choices.items():
+        if label in FOLDED and page.locator("details.setup-panel").get_attribute("open") is None:
+            unfold(page)
         # By role: the board itself is also labelled "Board", and it is no dropdown.
         field = page.get_by_role("combobox", name=label, exact=True)
         if scripted and field.input_value() != value:
@@ -25,6 +26,18 @@ def choose(page: Page, **choices) -> None:
             page.evaluate("window.settled")
         else:
             field.select_option(value)
+
+
+def unfold(page: Page) -> None:
+    """Open (or close) the folded settings: mode and side."""
+    page.locator("details.setup-panel > summary").click()
+
+
+def fold(page: Page) -> None:
+    """Close the folded settings if they are open: the page as a player sees it."""
+    if page.locator("details.setup-panel").get_attribute("open") is not None:
+        unfold(page)
+    expect(page.locator("details.setup-panel:not([open])")).to_have_count(1)
 
 
 SETTLED = """() => {

@@ -98,9 +98,9 @@ def audit_browser(browser):
     """Contexts for axe: its script is injected inline, which the pages' own policy rightly forbids.
     Nothing moves in them, so that no colour is read halfway through a transition."""
 
-    def open_page(width: int, height: int = 800):
+    def open_page(width: int, height: int = 800, has_touch: bool = False):
         context = browser.new_context(
-            viewport={"width": width, "height": height}, reduced_motion="reduce", bypass_csp=True
+            viewport={"width": width, "height": height}, reduced_motion="reduce", bypass_csp=True, has_touch=has_touch
         )
         return context, context.new_page()
 

@@ -4,7 +4,7 @@ the keyboard, and the end of a game."""
 import re
 
 import pytest
-from browsing import board, choose, click_cell, lose_to_the_computer, play_out, start
+from browsing import board, choose, click_cell, finished, fold, lose_to_the_computer, play_out, start
 from playwright.sync_api import Page, expect
 from test_audit import SHIFTS
 
@@ -31,28 +31,36 @@ def on_first_screen(page: Page, selector: str) -> bool:
     return found["width"] > 0 and found["y"] >= 0 and found["y"] + found["height"] <= height
 
 
-@pytest.mark.parametrize("size", [(320, 640), (375, 740), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_first_screen_holds_the_board_the_status_and_the_game_buttons(browser, live_server, size, shoot):
+# What a player needs without scrolling or opening anything: the game, the two settings changed most, New game
+# and the game's buttons; at the end, Play again beside Review.
+DURING = ["#status", "#board", "#board-size", "#difficulty", "#new-game-button", "#undo-button", "#hint-button"]
+AT_THE_END = ["#status", "#board", "#again-button", "#review-button", "#board-size", "#difficulty", "#undo-button"]
+
+
+@pytest.mark.parametrize("size", [(320, 640), (360, 740), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_first_screen_holds_the_board_the_settings_and_the_game_buttons(browser, live_server, size, shoot):
     width, height = size
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
-    must_show = ["#status", "#board", "#undo-button", "#hint-button", "#values-button"]
-    if width >= 1280:
-        must_show.append(".tally")
     page.goto(live_server + "/")
-    choose(page, Mode="hvh")
-    page.get_by_text("Settings", exact=True).click()  # folded again: the first screen as a player sees it
-    for cell in (0, 4, 8, 2, 6):
-        for selector in must_show:
+    # The level is named in words in its dropdown, which is no fold away.
+    expect(page.get_by_role("combobox", name="Difficulty")).to_have_value("one-ply")
+    expect(page.locator("#difficulty option:checked")).to_have_text("Medium")
+    expect(page.get_by_role("combobox", name="Board")).to_be_visible()
+    while not finished(page):
+        for selector in DURING:
             assert on_first_screen(page, selector), f"{selector} below the fold at {size}"
-        click_cell(page, cell)
-    # X . O / O O . / X X X: the game is over, and Play again is in reach too.
-    click_cell(page, 3)
-    click_cell(page, 7)
-    expect(page.locator("#board")).to_have_attribute("data-status", "x-won")
-    for selector in [*must_show[:2], "#again-button"]:
+        click_cell(page, next(i for i, c in enumerate(board(page)) if c == "."))
+    for selector in AT_THE_END:
         assert on_first_screen(page, selector), f"{selector} below the fold at the end, at {size}"
     shoot(page, f"first-screen-{width}x{height}")
+    # The biggest board, mid-game (a new board after the end asks nothing).
+    page.get_by_role("combobox", name="Board").select_option("15x15")
+    expect(page.locator("#board .cell")).to_have_count(225)
+    click_cell(page, 112)
+    for selector in DURING:
+        assert on_first_screen(page, selector), f"{selector} below the fold on 15×15 at {size}"
+    shoot(page, f"first-screen-15x15-{width}x{height}")
     context.close()
 
 
@@ -104,7 +112,7 @@ def test_a_bigger_board_never_moves_and_nothing_shifts(browser, live_server, key
     context.add_init_script(script=f"({SHIFTS})()")
     page = context.new_page()
     start(page, live_server, Board=key, Mode="hvh")
-    page.get_by_text("Settings", exact=True).click()  # folded, as a player sees the page
+    fold(page)  # as a player sees the page
     page.wait_for_load_state("networkidle")
     # From here on: the settings' own summary changes its length with the settings chosen above.
     page.evaluate("window.layoutShift = 0; window.shifted = []")
@@ -120,6 +128,7 @@ def test_a_bigger_board_never_moves_and_nothing_shifts(browser, live_server, key
     page.locator("#board .cell[aria-disabled='true']").first.click(force=True)
     expect(page.get_by_role("alert")).to_be_visible()
     steady("with a refusal")
+    assert page.evaluate("layoutShift") == 0, "\n".join(page.evaluate("shifted"))
     page.get_by_role("button", name="Hint").click()
     expect(page.get_by_text(re.compile(r"^Hint: "))).to_be_visible()
     steady("with a hint")
@@ -128,6 +137,10 @@ def test_a_bigger_board_never_moves_and_nothing_shifts(browser, live_server, key
     steady("with move values")
     page.get_by_role("button", name="Move values").click()
     expect(page.locator(".value")).to_have_count(0)
+    # On the big boards a hint and move values open the threats beside the board, under the buttons that asked
+    # for them, and what follows moves down while they are open: asked for, so not counted from here on.
+    page.wait_for_load_state("networkidle")
+    page.evaluate("window.layoutShift = 0; window.shifted = []")
     page.get_by_role("button", name="Undo").click()
     expect(page.locator("#board")).to_have_attribute("data-ply", "1")
     click_cell(page, 0)
@@ -138,7 +151,7 @@ def test_a_bigger_board_never_moves_and_nothing_shifts(browser, live_server, key
 
 def every_headline() -> set[str]:
     """Every status line a game can show after one move, paused or not, and the end of a game."""
-    lines = {"Sending your move…"}
+    lines = {"Sending your move…", "Computer is thinking…"}
     for cell in range(9):
         for settings in (Settings(human="O"), Settings(mode="cvc"), Settings(mode="hvh")):
             for paused in (False, True):
@@ -172,37 +185,136 @@ def test_every_status_line_fits_the_room_kept_for_it(browser, live_server, width
     context.close()
 
 
-def test_your_mark_appears_at_once_and_the_slow_answer_is_explained(browser, slow_server, shoot):
+RECORD = """() => {
+  window.seen = [];
+  const note = () => seen.push([
+    document.getElementById('board').dataset.board,
+    Boolean(document.querySelector('#cell-4.is-pending .mark-x')),
+    document.getElementById('status').textContent.trim(),
+  ]);
+  new MutationObserver(note).observe(document.querySelector('.game'), {subtree: true, childList: true,
+    attributes: true, characterData: true});
+}"""
+
+
+def test_your_mark_at_once_a_quick_reply_says_nothing_and_a_slow_one_that_the_computer_is_thinking(
+    browser, live_server, shoot
+):
     context = browser.new_context(viewport={"width": 375, "height": 740})
     page = context.new_page()
-    page.goto(slow_server + "/")
-    # What the page shows while the server takes its 300 ms, recorded at every change.
-    page.evaluate(
-        """() => {
-          window.seen = [];
-          const note = () => seen.push([
-            document.getElementById('board').dataset.board,
-            Boolean(document.querySelector('#cell-4.is-pending .mark-x')),
-            document.getElementById('status').textContent.trim(),
-          ]);
-          new MutationObserver(note).observe(document.querySelector('.game'), {subtree: true, childList: true,
-            attributes: true, characterData: true});
-        }"""
-    )
+    # The page's timers run only when the test moves its clock, however loaded the machine is.
+    page.clock.install(time=0)
+    page.clock.pause_at(1000)
+    page.goto(live_server + "/")
+    page.evaluate(RECORD)  # what the page shows while the reply is on its way, at every change
+    held = []
+    page.route("**/move", lambda route: held.append(route))
+    status = page.get_by_role("status")
+    # A quick reply, in the page's 300 ms: the mark at once, and no words about a wait.
     page.get_by_role("button", name=f"{cell_name(4)}, empty").click()
+    expect(page.locator("#cell-4.is-pending .mark-x")).to_be_visible()
+    page.clock.run_for(300)
+    expect(status).to_have_text("You play X. Your turn.")
+    held.pop().continue_()
     expect(page.locator("#board")).to_have_attribute("data-ply", "2")
-    seen = page.evaluate("seen")
-    before_the_answer = [s for s in seen if s[0] == "........."]
-    assert any(mark for _, mark, _ in before_the_answer), "the mark is drawn before the answer comes"
-    assert [".........", True, "Sending your move…"] in before_the_answer
-    # The answer replaces it with the same mark, and the computer's reply lands after a short beat.
-    expect(page.locator("#cell-4 .mark-x")).to_be_visible()
+    page.clock.run_for(1000)  # the answer settles, and any timer left would fire
     expect(page.locator(".cell.is-pending")).to_have_count(0)
-    reply = page.locator(".cell .mark.is-reply")
+    assert [s for s in page.evaluate("seen") if s[2] in ("Computer is thinking…", "Sending your move…")] == []
+    # A slow one (a long search): after 400 ms the status says why, the player's mark still shown.
+    after = status.inner_text()
+    cell = board(page).index(".")
+    page.get_by_role("button", name=f"{cell_name(cell)}, empty").click()
+    page.clock.run_for(399)
+    expect(status).to_have_text(after)
+    page.clock.run_for(2)
+    expect(status).to_have_text("Computer is thinking…")
+    expect(page.locator(f"#cell-{cell}.is-pending .mark-x")).to_be_visible()
+    shoot(page, "computer-thinking")
+    held.pop().continue_()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "4")
+    expect(status).to_have_text(re.compile(r"^The computer took .+\. Your turn\.$"))
+    page.clock.run_for(100)
+    page.unroute("**/move")
+    # "Sending your move" was never shown: against the computer the wait is its thinking.
+    assert "Sending your move…" not in {s[2] for s in page.evaluate("seen")}
+    # The reply is in full colour from its first frame: no fade, and no beat added after the wait.
+    reply = page.locator(".cell .mark.is-new")
     expect(reply).to_have_count(1)
-    beat = reply.evaluate("m => [getComputedStyle(m).animationDelay, getComputedStyle(m).animationDuration]")
-    assert sum(float(s.rstrip("s")) for s in beat) < 0.5  # the reply is in place within half a second
+    timing = reply.evaluate("m => [getComputedStyle(m).opacity, getComputedStyle(m).animationDelay]")
+    assert timing == ["1", "0s"]
     context.close()
+
+
+def test_a_busy_server_is_said_beside_the_board_and_nothing_is_lost(page: Page, live_server):
+    logged = []
+    page.on("console", lambda message: logged.append(message.text) if message.type == "error" else None)
+    start(page, live_server)
+    click_cell(page, 4)
+    before = board(page)
+    # The server's own words for a 429, as its error pages give them (partials/problem.html).
+    busy = (
+        '<p class="message is-error" role="alert">The game is busy. Try again in a moment.'
+        ' <a href="/">Reload the game</a>.</p>'
+    )
+    page.route(
+        "**/move",
+        lambda route: route.fulfill(status=429, headers={"Retry-After": "2"}, content_type="text/html", body=busy),
+    )
+    empty = before.index(".")
+    page.get_by_role("button", name=f"{cell_name(empty)}, empty").click()
+    expect(page.get_by_role("alert")).to_have_text("The game is busy. Try again in a moment.")
+    assert board(page) == before
+    expect(page.locator(".cell.is-pending")).to_have_count(0)
+    expect(page.locator("#board .mark")).to_have_count(2)
+    page.unroute("**/move")
+    # The next try goes through.
+    click_cell(page, empty)
+    assert logged == ["Failed to load resource: the server responded with a status of 429 (Too Many Requests)"]
+
+
+def test_a_level_change_is_one_choice_on_the_first_screen(browser, live_server):
+    context = browser.new_context(viewport={"width": 320, "height": 640}, has_touch=True)
+    page = context.new_page()
+    page.goto(live_server + "/")
+    assert on_first_screen(page, "#difficulty")
+    page.get_by_role("combobox", name="Difficulty").select_option("minimax")  # nothing to open first
+    expect(page.get_by_text("Difficulty: Impossible, from the computer's next move.")).to_be_visible()
+    expect(page.get_by_role("heading", name="Score against Impossible")).to_be_attached()
+    context.close()
+
+
+def test_arrowing_through_the_board_dropdown_asks_once_on_enter(page: Page, live_server, console_errors):
+    start(page, live_server)
+    click_cell(page, 4)
+    posted = []
+    page.on("request", lambda request: posted.append(request.url) if request.method == "POST" else None)
+    boards = page.get_by_role("combobox", name="Board")
+    boards.focus()
+    for expected in ("4x4", "5x5", "7x7"):
+        page.keyboard.press("ArrowDown")
+        expect(boards).to_have_value(expected)  # the dropdown keeps the choice, and asks nothing yet
+    expect(page.get_by_role("alert")).to_have_count(0)
+    assert posted == []
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("alert")).to_contain_text("Start a new 7×7 game? This one will be abandoned.")
+    assert len(posted) == 1
+    # The question has the focus: Enter again says yes.
+    expect(page.get_by_role("button", name="Start the new game")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#board .cell")).to_have_count(49)
+    # htmx makes a redrawn dropdown send its changes once the answer has settled (20 ms on, later on a loaded
+    # machine): a person's keys come after that, and so must the test's.
+    expect(page.locator(".htmx-settling, .htmx-added")).to_have_count(0)
+    # Escape takes back a choice not yet sent, and leaving the dropdown sends one: a new board, no question
+    # (no game in progress).
+    boards.focus()
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Escape")
+    expect(boards).to_have_value("7x7")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Tab")
+    expect(page.locator("#board .cell")).to_have_count(225)
+    assert len(posted) == 3
 
 
 def test_a_click_made_while_the_game_changes_is_not_lost(browser, slow_server):
@@ -311,9 +423,40 @@ def test_a_win_a_loss_and_a_draw_look_different(page: Page, live_server, console
     assert len({win, draw, loss}) == 3
 
     # Play again keeps the settings; its other button swaps sides, and the computer opens.
-    page.get_by_role("button", name="Play again as O").click()
+    page.get_by_role("button", name="Play as O").click()
     expect(page.locator("#board")).to_have_attribute("data-ply", "1")
-    expect(page.locator("#setup-summary")).to_have_text("3×3 · vs computer · Impossible · you are O")
+    expect(page.locator("#setup-summary")).to_have_text("vs computer · you play O")
+    expect(page.get_by_role("combobox", name="Difficulty")).to_have_value("minimax")
+
+
+def test_at_the_end_play_again_beside_review_a_new_level_keeps_the_result_and_undo_tries_again(browser, live_server):
+    context = browser.new_context(viewport={"width": 320, "height": 640})
+    page = context.new_page()
+    start(page, live_server, Difficulty="minimax")
+    lose_to_the_computer(page)
+    again = page.get_by_role("button", name="Play again", exact=True)
+    review = page.get_by_role("link", name="Review", exact=True)
+    expect(again).to_be_visible()
+    expect(review).to_be_visible()
+    assert box(page, "#again-button")["y"] == box(page, "#review-button")["y"]  # side by side
+    tally = page.locator("#score dd")
+    expect(tally).to_have_text(["0", "1", "0"])
+    # A new level after the end is the next game's: the game just lost, its result and Play again stay in view.
+    page.get_by_role("combobox", name="Difficulty").select_option("random")
+    expect(page.get_by_text("Next game against Easy.")).to_be_visible()
+    expect(again).to_be_visible()
+    expect(page.get_by_role("heading", name="Score against Impossible")).to_be_visible()
+    expect(tally).to_have_text(["0", "1", "0"])
+    # Undo after the end takes back the losing move to try again; the loss stays counted.
+    undo = page.get_by_role("button", name="Undo")
+    expect(undo).to_be_enabled()
+    ply = int(page.locator("#board").get_attribute("data-ply"))
+    undo.click()
+    expect(page.locator("#board")).to_have_attribute("data-status", "playing")
+    assert int(page.locator("#board").get_attribute("data-ply")) < ply
+    expect(tally).to_have_text(["0", "1", "0"])
+    expect(again).to_have_count(0)
+    context.close()
 
 
 def test_the_celebration_stays_still_under_reduced_motion(page: Page, live_server):
@@ -330,7 +473,6 @@ def test_no_control_clips_its_words(browser, live_server, width):
     context = browser.new_context(viewport={"width": width, "height": 800})
     page = context.new_page()
     page.goto(live_server + "/")
-    page.get_by_text("Settings", exact=True).click()
     for mode in ("hvc", "cvc"):
         choose(page, Mode=mode)
         expect(page.locator(f"#board[data-ply='{1 if mode == 'cvc' else 0}']")).to_have_count(1)
@@ -343,7 +485,9 @@ def test_no_control_clips_its_words(browser, live_server, width):
                 if (el.tagName === 'SELECT') {
                   const s = getComputedStyle(el);
                   canvas.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
-                  const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 20;
+                  // The page draws its own arrow inside the padding; the system's takes about 20 px more.
+                  const arrow = s.appearance === 'none' ? 0 : 20;
+                  const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - arrow;
                   for (const o of el.options) if (canvas.measureText(o.text).width > room) out.push(o.text);
                 } else if (el.scrollWidth > el.clientWidth + 1) {
                   out.push(el.textContent.trim());

@@ -192,3 +192,37 @@ def test_the_narrowest_phone_has_no_overlap(browser, live_server):
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     assert page.get_by_role("button", name="Row 3, column 3, empty").bounding_box()["width"] >= 64
     context.close()
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG's contrast ratio of two CSS colours given as rgb(r, g, b)."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(c) / 255 for c in re.findall(r"\d+", colour)[:3]]
+        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_the_last_move_of_each_side_is_marked(page: Page, live_server, console_errors):
+    start(page, live_server, Difficulty="minimax")
+    click_cell(page, 0)
+    reply = next(i for i, c in enumerate(board(page)) if c == "O")
+    mine, theirs = page.locator("#cell-0"), page.locator(f"#cell-{reply}")
+    expect(mine).to_have_class(re.compile(r"\bis-last-x\b"))
+    expect(theirs).to_have_class(re.compile(r"\bis-last-o\b"))
+    expect(theirs).to_have_accessible_name(re.compile(r", O, last move$"))
+    expect(mine).to_have_accessible_name("Row 1, column 1, X, the move before")
+    expect(page.locator("#board .cell:is(.is-last-x, .is-last-o)")).to_have_count(2)
+    # Each frame stands out from its square: 3:1 at least, the contrast WCAG asks of a graphic, light and dark.
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+        for cell in (mine, theirs):
+            frame, square = cell.evaluate("c => [getComputedStyle(c).boxShadow, getComputedStyle(c).backgroundColor]")
+            assert contrast(re.match(r"rgba?\([^)]*\)", frame).group(0), square) >= 3, (scheme, frame, square)
+    # A move later, X's frame has moved to its new mark: one frame for each side still.
+    click_cell(page, next(i for i, c in enumerate(board(page)) if c == "."))
+    expect(page.locator("#cell-0")).not_to_have_class(re.compile(r"\bis-last-x\b"))
+    expect(page.locator("#board .cell:is(.is-last-x, .is-last-o)")).to_have_count(2)

@@ -4,7 +4,7 @@ each board looks on a phone and a wide screen, in light and dark."""
 import re
 
 import pytest
-from browsing import board, finished, start, win_in_a_row
+from browsing import board, click_cell, finished, fold, start, unfold, win_in_a_row
 from playwright.sync_api import Page, expect
 
 from webapp.engine.boards import BY_KEY, board_for
@@ -27,7 +27,8 @@ def play_first_empty_to_the_end(page: Page) -> str:
 def test_a_whole_4x4_game_against_impossible(page: Page, live_server, console_errors):
     start(page, live_server, Board="4x4", Difficulty="minimax")
     expect(page.locator("#difficulty option:checked")).to_have_text("Impossible")
-    expect(page.locator("#setup-summary")).to_have_text("4×4 · vs computer · Impossible · you are X")
+    expect(page.locator("#setup-summary")).to_have_text("vs computer · you play X")
+    expect(page.get_by_role("combobox", name="Board")).to_have_value("4x4")
     expect(page.locator("#board .cell")).to_have_count(16)
     status = play_first_empty_to_the_end(page)
     assert status in ("o-won", "draw")  # Impossible never loses
@@ -41,7 +42,9 @@ def test_a_whole_7x7_game_against_hard(page: Page, live_server, console_errors, 
     start(page, live_server, Board="7x7", Difficulty="minimax")
     # On 7×7 the top level is Hard, and the settings say what that means.
     expect(page.locator("#difficulty option:checked")).to_have_text("Hard")
+    unfold(page)  # what the levels mean is with the mode, under the game
     expect(page.locator("#level-help").get_by_text("Hard searches ahead under a time limit")).to_be_visible()
+    expect(page.get_by_text("7×7: five in a row wins.")).to_be_visible()
     expect(page.locator("#board .cell")).to_have_count(49)
     status = play_first_empty_to_the_end(page)
     # Filling squares in order is no way to beat a search: it wins (or, at worst, holds the draw).
@@ -100,7 +103,7 @@ def test_every_board_fits_a_phone_and_a_wide_screen(browser, live_server, key, s
         context = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme)
         page = context.new_page()
         start(page, live_server, Board=key, Mode="hvh")
-        page.get_by_text("Settings", exact=True).click()  # folded again, as a player sees the page
+        fold(page)  # as a player sees the page
         # Chromium's animation clock is stopped, so that the win's animations can be looked at all the way
         # through, however fast or slow the machine runs the test.
         animations = page.context.new_cdp_session(page)
@@ -118,8 +121,9 @@ def test_every_board_fits_a_phone_and_a_wide_screen(browser, live_server, key, s
         page.evaluate("document.getAnimations().forEach(a => a.finish())")
         drawn = page.locator("#board").bounding_box()
         assert drawn["x"] >= 0 and drawn["x"] + drawn["width"] <= width
+        # 15×15's squares give some room to the row numbers on a phone; a finger's tap there opens them magnified.
         square = page.locator("#cell-0").bounding_box()
-        assert square["width"] >= (20 if spec.n == 15 else 36 if spec.n == 7 else 48)
+        assert square["width"] >= (19 if spec.n == 15 else 36 if spec.n == 7 else 48)
         # The win is struck through over its squares, from the first to the last.
         strike = page.locator(".strike line").bounding_box()
         first, last = page.locator("#cell-0").bounding_box(), page.locator(f"#cell-{spec.k - 1}").bounding_box()
@@ -130,3 +134,64 @@ def test_every_board_fits_a_phone_and_a_wide_screen(browser, live_server, key, s
         assert first["y"] < strike["y"] + strike["height"] / 2 < first["y"] + first["height"]
         shoot(page, f"board-{key}-{width}-{scheme}")
         context.close()
+
+
+def test_a_tap_12_px_off_a_square_on_15x15_still_plays_it(browser, live_server, shoot):
+    # 15×15's squares are about 19 px at 320 px, so 12 px off the centre is on the next square: the tap opens
+    # the squares around it, magnified, and the one meant is played from there.
+    context = browser.new_context(viewport={"width": 320, "height": 640}, has_touch=True)
+    page = context.new_page()
+    start(page, live_server, Board="15x15", Mode="hvh")
+    fold(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    meant = page.get_by_role("button", name="Row 8, column 8, empty")
+    square = meant.bounding_box()
+    assert square["width"] < 24
+    page.touchscreen.tap(square["x"] + square["width"] / 2 + 12, square["y"] + square["height"] / 2)
+    magnified = page.get_by_role("dialog", name=re.compile(r"^Rows \d+–\d+, columns \d+–\d+"))
+    expect(magnified).to_be_visible()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "0")  # nothing played yet
+    # The board behind is out of reach while it is open: its squares are the magnifier's, 44 px or more.
+    there = magnified.get_by_role("button", name="Row 8, column 8, empty")
+    assert there.bounding_box()["width"] >= 44
+    shoot(page, "15x15-magnified-320")
+    there.tap()
+    expect(magnified).to_have_count(0)
+    expect(page.locator("#board")).to_have_attribute("data-board", re.compile(r"^\.{112}X\.{112}$"))
+    # A taken square in the magnifier plays nothing; a tap outside it closes it.
+    page.touchscreen.tap(square["x"] + square["width"] / 2, square["y"] + square["height"] / 2)
+    magnified.get_by_role("button", name="Row 8, column 8, X").tap(force=True)
+    expect(magnified).to_be_visible()
+    page.touchscreen.tap(5, 5)
+    expect(magnified).to_have_count(0)
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    # A click from the keyboard plays the board's own square at once, as before.
+    page.get_by_role("button", name="Row 8, column 9, empty").press("Enter")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    context.close()
+
+
+def test_the_big_board_help_names_the_threats_and_what_the_hint_does(audit_browser, live_server, axe):
+    context, page = audit_browser(1280)
+    start(page, live_server, Board="15x15", Mode="hvh")
+    # X: row 8, columns 7 to 9, open at both ends; O far away in the corners. O to move.
+    for cell in (111, 0, 112, 14, 113):
+        click_cell(page, cell)
+    page.get_by_role("button", name="Hint").click()
+    expect(page.get_by_text(re.compile(r"^Hint: row 8, column (6|10) blocks X's open three\.$"))).to_be_visible()
+    page.get_by_role("button", name="Move values").click()
+    help_ = page.get_by_role("region", name="Threats and forced wins")
+    expect(help_.get_by_role("listitem")).to_have_text(
+        ["X has an open three on row 8, columns 7–9: it makes an open four at row 8, column 6 or 10."]
+    )
+    # Were X to move, its open three would make an open four: the danger is named too.
+    expect(help_).to_contain_text("X threatens a forced win")
+    # The squares show only what is proved, and the search's first choices (up to three), numbered: here every
+    # square but the two that block the three is proved to lose, and those two are the search's choices.
+    expect(page.locator("#board .value-choice")).to_have_text(["1", "2"])
+    expect(page.locator("#board .value-loss")).to_have_count(225 - 5 - 2)
+    expect(
+        page.get_by_role("button", name=re.compile(r"^Row 8, column (6|10), empty, 1: the search's first"))
+    ).to_be_visible()
+    axe(page, "15×15: the threats, a hint and the search's choices")
+    context.close()

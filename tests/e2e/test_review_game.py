@@ -92,7 +92,7 @@ def test_lose_to_impossible_then_review_step_and_play_from_an_earlier_move(visit
     moves = page.get_by_role("list", name="Moves")
     expect(moves.get_by_role("link")).to_have_count(int(page.locator("#board").get_attribute("data-ply")))
 
-    page.get_by_role("link", name="Review this game").click()
+    page.get_by_role("link", name="Review", exact=True).click()
     expect(page.get_by_role("heading", name="Game review", level=1)).to_be_visible()
     # X's first losing move: from a draw, so it is a mistake (a blunder throws away a win).
     summary = page.locator(".review-summary")
@@ -248,6 +248,6 @@ def test_screenshot_of_the_game_with_its_moves_on_a_desktop(browser, live_server
     page = context.new_page()
     start_hvh(page)
     play_cells(page, 0, 3, 1, 4, 2)
-    expect(page.get_by_role("link", name="Review this game")).to_be_visible()
+    expect(page.get_by_role("link", name="Review", exact=True)).to_be_visible()
     shoot(page, "game-with-moves-desktop-dark")
     context.close()

@@ -2,8 +2,8 @@
 
 Hard is the time-budgeted search of ``hard.py`` on the threat-tracking board of ``gomoku.py``; Medium
 looks one move ahead with the same static evaluation; the analysis reports a result only where it is
-proved (an immediate win or loss, a forced win by fours for either side, or a board where nobody can
-ever complete a line) and "unclear" everywhere else.
+proved (an immediate win or loss, a forced win by continuous fours or by fours and threes for either
+side, or a board where nobody can ever complete a line) and "unclear" everywhere else.
 
 >>> board = "XXXX..." + "OOOO..." + "." * 35  # 7×7: X completes the top row at 4, or loses to O at 11
 >>> candidates(board, "minimax"), candidates(board, "one-ply")
@@ -14,13 +14,14 @@ ever complete a line) and "unclear" everywhere else.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 
 from webapp.engine import hard
 from webapp.engine.boards import board_for
-from webapp.engine.gomoku import Gomoku
+from webapp.engine.gomoku import FOUR_W, THREE_W, Gomoku
+from webapp.engine.rules import other
+from webapp.engine.vct import DEPTH, Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
 
 # What Medium sees when the opponent could win at once after its move: worse than any quiet position.
 THREAT = 10**8
@@ -46,11 +47,13 @@ class View:
     # (move, figure) for each move weighed, best first: the figure is the static evaluation at the
     # horizon, from the side to move's point of view, exact for the best moves and an upper bound for the rest.
     scores: tuple[tuple[int, int], ...] = ()
+    # The forced win the search proved for the side to move, if any: a proof, not a judgement.
+    forced: ForcedWin | None = None
 
     @classmethod
     def of(cls, result: hard.Result) -> View:
         ranked = sorted(result.scores.items(), key=lambda item: (-item[1], item[0]))
-        return cls(result.best, result.depth, result.nodes, result.reason, tuple(ranked))
+        return cls(result.best, result.depth, result.nodes, result.reason, tuple(ranked), result.forced)
 
     @property
     def top(self) -> int | None:
@@ -111,10 +114,15 @@ def one_ply(game: Gomoku) -> tuple[int, ...]:
 def analyze(board: str, seconds: float = hard.DEFAULT_BUDGET.seconds) -> dict[int, tuple[str, int | None]]:
     """For each legal cell, a result only where proved within ``seconds`` of CPU, else ("unclear", None).
 
-    Plies of a win or loss by fours are those of the shortest sequence of fours found: the game
-    ends in at most that many, since the defender's only alternative to each block loses sooner.
+    A win is a move that starts a forced win by continuous fours, or by fours and threes; a loss is a
+    move after which the opponent has one. Plies are those of the sequence found, against the
+    defender's longest resistance in it: the game ends within that many, the move included.
     """
     return dict(_analyze(board, seconds))
+
+
+# How long a forced win may be (attacker moves) and how many threes it may use, in the analysis.
+THREES = hard.THREES
 
 
 @lru_cache(maxsize=16)
@@ -125,39 +133,68 @@ def _analyze(board: str, seconds: float) -> tuple[tuple[int, tuple[str, int | No
     if game.dead():
         # Nobody can ever complete a line: whatever is played, the board fills up drawn.
         return tuple((m, ("draw", len(legal))) for m in legal)
-    wins = game.wins()
-    for move in wins:
+    me = game.mover
+    them = other(me)
+    mine, theirs = game.completions(me)
+    for move in mine:
         result[move] = ("win", 1)
-    threats = game.wins(opponent=True)
-    if not wins and len(threats) > 1:
+    if not mine and len(theirs) > 1:
         return tuple((m, ("loss", 2)) for m in legal)
-    search = hard.Search(game, hard.Budget(seconds=seconds))
+    meter = Meter(seconds=seconds)
     try:
-        if not wins:
-            if threats:
+        if not mine:
+            if theirs:
                 for move in legal:
-                    if move != threats[0]:
+                    if move != theirs[0]:
                         result[move] = ("loss", 2)
             else:
-                for move, plies in search.winning_fours(8, 4000).items():
-                    result[move] = ("win", plies)
-        # The opponent's answers: an immediate win, or a win by fours, after each move still open.
-        deadline = search.start + seconds * 0.8
+                _own_wins(game, me, meter, result)
+        # The opponent's answers: a forced win after each move still open, the likeliest moves first.
+        deadline = meter.start + seconds * 0.8
         near = [m for m in game.moves() if result[m] == UNCLEAR]
-        open_moves = near + sorted(m for m in legal if result[m] == UNCLEAR and m not in set(near))
+        seen = set(near)
+        open_moves = near + [m for m in legal if result[m] == UNCLEAR and m not in seen]
+        theirs_search = ThreatSearch(game, them, meter)
         for move in open_moves:
-            if time.process_time() > deadline:
+            if meter.clock() > deadline:
                 break
             game.play(move)
             try:
-                if game.wins():
-                    result[move] = ("loss", 2)
-                elif not game.wins(opponent=True):
-                    fours = search.winning_fours(6, 300)
-                    if fours:
-                        result[move] = ("loss", 1 + min(fours.values()))
+                plies = _plies(theirs_search, meter)
+                if plies is not None:
+                    result[move] = ("loss", 1 + plies)
             finally:
                 game.undo()
-    except hard.OutOfBudget:
+    except OutOfBudget:
         pass
     return tuple(result.items())
+
+
+def _own_wins(game: Gomoku, me: str, meter: Meter, result: dict) -> None:
+    """Mark in ``result`` each of our threats (fours and open threes) that starts a forced win."""
+    own = ThreatSearch(game, me, meter)
+    for move in game.threats(me, THREE_W):
+        cost = 0 if game.worth(move, me) >= FOUR_W else 1
+        game.play(move)
+        try:
+            with meter.share(hard.CHECK_NODES):
+                plies = own.defend(THREES - cost, DEPTH - 1)
+        except Exhausted:
+            plies = None
+        finally:
+            game.undo()
+        if plies is not None:
+            result[move] = ("win", 1 + plies)
+
+
+def _plies(search: ThreatSearch, meter: Meter) -> int | None:
+    """The plies of the forced win ``search``'s side has, to move in the position, or None if none is found."""
+    try:
+        with meter.share(hard.CHECK_NODES):
+            for threes in range(THREES + 1):
+                plies = search.attack(threes, DEPTH)
+                if plies is not None:
+                    return plies
+    except Exhausted:
+        pass
+    return None

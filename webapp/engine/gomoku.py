@@ -1,12 +1,14 @@
 """Five in a row on the big boards (7×7 and 15×15): a mutable board that keeps its threats up to date.
 
-The search asks the same few questions at every node: where can the side to move win at once, where
-must it block, which moves make a four, which moves look best. Rescanning 225 cells for each answer is
-what makes a pure-Python engine slow, so this board keeps, for every empty cell and each of the four
-directions, what a stone there would make of that line (a five, an open four, a four, an open three...)
-for each side, and refreshes only the cells a move can change: the k-1 cells either side of it along
-each direction. Each side's directions add up to a per-cell weight, and those weights are the static
-evaluation, the move ordering and the threat scan at once.
+The searches ask the same few questions at every node: where can a side win at once, where does it
+make a four, an open three, two ways to win; which moves look best. Rescanning 225 cells for each
+answer is what makes a pure-Python engine slow, so this board keeps, for every cell and each of the
+four directions, a *pattern code*: the 2(k-1) cells around it along that line, two bits each (empty,
+X, O, off the board), as Rapfi and Embryo do. A stone changes the codes of the k-1 cells either side
+of it along each direction by one addition each, and a table (built once, lazily, per k) turns a code
+into what a stone of X, and one of O, would make of that line there: a five, an open four, a four, an
+open three... Those shapes' weights, summed per cell over its four directions, are the static
+evaluation, the move ordering and every threat scan at once.
 
 Wins are free-style, as the rules module counts them: k or more in a row.
 
@@ -23,18 +25,27 @@ import random
 from functools import cache
 
 X, O, EMPTY, EDGE = "X", "O", ".", "#"
+MARKS = (EMPTY, X, O)  # a cell's code on the board: 0 empty, 1 X, 2 O
+PASS = -1  # in a game's history: the side to move let the other move (see Gomoku.pass_turn)
 
 # What a stone on a cell makes of one line through it, weakest first.
 DEAD, ONE, TWO, OPEN_TWO, THREE, OPEN_THREE, FOUR, OPEN_FOUR, FIVE = range(9)
 # Each shape's weight is more than four of the shape below it, so a cell's sum over its four
 # directions tells its strongest shape: a cell worth FOUR_W or more makes at least a four.
 WEIGHTS = (0, 1, 4, 12, 14, 60, 300, 3000, 40000)
-FOUR_W, FIVE_W = WEIGHTS[FOUR], WEIGHTS[FIVE]
+THREE_W, FOUR_W, FIVE_W = WEIGHTS[OPEN_THREE], WEIGHTS[FOUR], WEIGHTS[FIVE]
+# Two fours (in two directions) or an open four: two ways to complete a line next move, which one
+# block cannot stop. A four and up to three open threes stay below it (300 + 3 × 60 = 480).
+DOUBLE_W = 2 * FOUR_W
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 # One step weaker for each shape a further stone would make: one move from an open four is an open three.
 _WEAKER = {OPEN_FOUR: OPEN_THREE, FOUR: THREE, OPEN_THREE: OPEN_TWO, THREE: TWO, OPEN_TWO: ONE, TWO: ONE, ONE: ONE}
-# The windows seen from O's side: O becomes the mover, X and the board's edge both block.
-_AS_O = str.maketrans({X: O, O: X, EDGE: O})
+# X's weight and O's are kept in one integer, O's above X's: one addition updates both.
+SHIFT = 32
+LOW = (1 << SHIFT) - 1
+FIVE_HIGH, FOUR_HIGH, DOUBLE_HIGH = FIVE_W << SHIFT, FOUR_W << SHIFT, DOUBLE_W << SHIFT
+# A pattern code's two bits for each neighbour: empty, X, O, or off the board.
+_CODE_CHARS = (EMPTY, X, O, EDGE)
 
 
 @cache
@@ -61,63 +72,68 @@ def _shape(window: str, k: int) -> int:
     return _WEAKER[max((_shape(w, k) for w in filled), default=ONE)]
 
 
-# A line window as the board holds it ('X', 'O', '.', '#' at the edge, the centre empty) to the pair
-# of weights a stone of X, and one of O, would have there. At most 4**(2k-2) keys (65,536 for k = 5).
-_PAIRS: dict[str, tuple[int, int]] = {}
+def window_of(code: int, k: int) -> str:
+    """The line a pattern code stands for, its (empty) centre included: ``#`` is off the board.
 
-
-def _pair(window: str, k: int) -> tuple[int, int]:
+    >>> window_of(3 | 1 << 8 | 1 << 10 | 1 << 12, 5)  # two bits a cell, from the far left: an edge, then X X X
+    '#....XXX.'
+    """
     r = k - 1
-    for_x = window[:r] + X + window[r + 1 :]
-    for_o = window.translate(_AS_O)
+    chars = [_CODE_CHARS[code >> (2 * p) & 3] for p in range(2 * r)]
+    return "".join(chars[:r]) + EMPTY + "".join(chars[r:])
+
+
+def weigh(code: int, k: int) -> int:
+    """What a stone of X, and one of O, would make of the line ``code`` describes: both weights in one integer."""
+    window = window_of(code, k)
+    r = k - 1
+    for_x = window.replace(EDGE, O)
+    for_o = window.translate(str.maketrans({X: O, O: X, EDGE: O}))
+    for_x = for_x[:r] + X + for_x[r + 1 :]
     for_o = for_o[:r] + X + for_o[r + 1 :]
-    pair = _PAIRS[window] = (WEIGHTS[_shape(for_x.replace(EDGE, O), k)], WEIGHTS[_shape(for_o, k)])
-    return pair
+    return WEIGHTS[_shape(for_x, k)] | WEIGHTS[_shape(for_o, k)] << SHIFT
+
+
+@cache
+def weight_table(k: int) -> list[int | None]:
+    """Pattern code -> both sides' weights, filled in as codes come up (at most 4**(2k-2) entries)."""
+    return [None] * (4 ** (2 * (k - 1)))
 
 
 class Layout:
-    """What never changes on an n×n board with k to win: each direction's cells laid out as one text."""
+    """What never changes on an n×n board with k to win: neighbours, the codes' starting values, keys."""
 
     def __init__(self, n: int, k: int):
         self.n, self.k = n, k
         cells = n * n
-        pad = k - 1
-        # For each direction, every line of that direction one after the other, k-1 edge marks
-        # between them, so that a window of k-1 cells either side never reads into the next line.
-        self.texts: list[str] = []
-        self.index: list[list[int]] = []
-        for dr, dc in DIRECTIONS:
-            index = [0] * cells
-            at = pad
-            for r0 in range(n):
-                for c0 in range(n):
-                    if 0 <= r0 - dr < n and 0 <= c0 - dc < n:
-                        continue  # not the first cell of its line
-                    r, c = r0, c0
-                    while 0 <= r < n and 0 <= c < n:
-                        index[r * n + c] = at
-                        at += 1
-                        r, c = r + dr, c + dc
-                    at += pad
-            text = [EDGE] * at
-            for cell in range(cells):
-                text[index[cell]] = EMPTY
-            self.texts.append("".join(text))
-            self.index.append(index)
-        # For each cell, the (cell, text index, slot) of every cell whose window a stone there changes.
-        self.reach: list[tuple[tuple[tuple[int, int, int], ...], ...]] = []
+        r = k - 1
+
+        def position(offset: int) -> int:
+            # Where a neighbour ``offset`` cells along the line sits in a code: the left ones first.
+            return offset + r if offset < 0 else offset + r - 1
+
+        on = lambda row, col: 0 <= row < n and 0 <= col < n  # noqa: E731
+        # Each slot (cell * 4 + direction) starts with the off-board neighbours marked.
+        self.start = [0] * (4 * cells)
+        # For each cell and each mark (1 X, 2 O): (slot, its cell, what a stone here adds to that slot's code)
+        # for every cell within k-1 steps along each direction, the cells whose codes a stone here changes.
+        self.reach: tuple[list[tuple], list[tuple], list[tuple]] = ([], [], [])
         for cell in range(cells):
             r0, c0 = divmod(cell, n)
-            groups = []
+            touched = []
             for d, (dr, dc) in enumerate(DIRECTIONS):
-                group = []
-                for step in range(-pad, pad + 1):
-                    r, c = r0 + dr * step, c0 + dc * step
-                    if 0 <= r < n and 0 <= c < n:
-                        other_cell = r * n + c
-                        group.append((other_cell, self.index[d][other_cell], other_cell * 4 + d))
-                groups.append(tuple(group))
-            self.reach.append(tuple(groups))
+                for offset in range(-r, r + 1):
+                    if offset == 0:
+                        continue
+                    row, col = r0 + dr * offset, c0 + dc * offset
+                    if not on(row, col):
+                        self.start[cell * 4 + d] |= 3 << 2 * position(offset)
+                    else:
+                        # This cell sits ``-offset`` cells along the line from that one.
+                        other = row * n + col
+                        touched.append((other * 4 + d, other, 1 << 2 * position(-offset)))
+            self.reach[1].append(tuple(touched))
+            self.reach[2].append(tuple((slot, other, 2 * unit) for slot, other, unit in touched))
         # The cells within two steps: where a move is worth considering once a stone is near.
         self.near = [
             tuple(
@@ -131,6 +147,8 @@ class Layout:
         # Zobrist keys: fixed constants, so a position's key is the same in every process.
         keys = random.Random(f"zobrist {n} {k}")
         self.zobrist = {mark: [keys.getrandbits(64) for _ in range(cells)] for mark in (X, O)}
+        # Flipped in the key by a pass, so that the same stones with the other side to move differ.
+        self.pass_key = keys.getrandbits(64)
         self.centre = (n // 2) * n + n // 2
         # The weights of the empty board, worked out once and copied by every new game.
         self.empty: tuple | None = None
@@ -143,31 +161,33 @@ def layout(n: int, k: int) -> Layout:
 
 
 class Gomoku:
-    """A position on a big board that the search changes in place with ``play`` and ``undo``.
+    """A position on a big board that the searches change in place with ``play`` and ``undo``.
 
-    Every question is asked for the side to move, the one whose turn it is now.
+    Questions without a side are asked for the side to move, the one whose turn it is now.
     """
 
     def __init__(self, n: int, k: int):
         self.lay = lay = layout(n, k)
         self.n, self.k = n, k
-        self.cells = [EMPTY] * (n * n)
-        self.texts = list(lay.texts)
+        self.table = table = weight_table(k)
+        self.board = [0] * (n * n)  # 0 empty, 1 X, 2 O
+        self.codes = list(lay.start)
         empty = lay.empty
         if empty is None:
-            # Per cell and direction (slot cell*4+d), the weight of a stone of X there, and of O.
-            self.wx = [0] * (4 * n * n)
-            self.wo = [0] * (4 * n * n)
-            # Per cell, the sums over its four directions; and over the whole board.
-            self.sx = [0] * (n * n)
-            self.so = [0] * (n * n)
-            self.tx = self.to = 0
-            for cell in range(n * n):
-                self._rescan(cell)
-            lay.empty = (tuple(self.wx), tuple(self.wo), tuple(self.sx), tuple(self.so), self.tx, self.to)
+            # Per slot (cell*4 + direction), both sides' weights there; per cell, their sums over the
+            # four directions; and the sums over the whole board.
+            self.w = [0] * (4 * n * n)
+            for slot, code in enumerate(self.codes):
+                value = table[code]
+                if value is None:
+                    value = table[code] = weigh(code, k)
+                self.w[slot] = value
+            self.sums = [sum(self.w[4 * c : 4 * c + 4]) for c in range(n * n)]
+            self.total = sum(self.sums)
+            lay.empty = (tuple(self.w), tuple(self.sums), self.total)
         else:
-            wx, wo, sx, so, self.tx, self.to = empty
-            self.wx, self.wo, self.sx, self.so = list(wx), list(wo), list(sx), list(so)
+            w, sums, self.total = empty
+            self.w, self.sums = list(w), list(sums)
         self.near = [0] * (n * n)
         self.candidates: set[int] = set()
         self.history: list[int] = []
@@ -188,65 +208,90 @@ class Gomoku:
 
     @property
     def text(self) -> str:
-        return "".join(self.cells)
+        return "".join(MARKS[c] for c in self.board)
 
-    def _rescan(self, move: int) -> None:
-        # The windows of the cells within k-1 of ``move`` along each direction have changed.
-        k = self.k
-        r = k - 1
-        cells, texts, wx, wo, sx, so = self.cells, self.texts, self.wx, self.wo, self.sx, self.so
-        pairs = _PAIRS
-        dx = do = 0
-        for d, group in enumerate(self.lay.reach[move]):
-            text = texts[d]
-            for cell, at, slot in group:
-                if cells[cell] == EMPTY:
-                    window = text[at - r : at + r + 1]
-                    pair = pairs.get(window) or _pair(window, k)
-                    nx, no = pair
-                else:
-                    nx = no = 0
-                ox, oo = wx[slot], wo[slot]
-                if nx != ox:
-                    wx[slot] = nx
-                    sx[cell] += nx - ox
-                    dx += nx - ox
-                if no != oo:
-                    wo[slot] = no
-                    so[cell] += no - oo
-                    do += no - oo
-        self.tx += dx
-        self.to += do
+    @property
+    def cells(self) -> list[str]:
+        """The board as marks, cell by cell."""
+        return [MARKS[c] for c in self.board]
 
-    def _set(self, move: int, mark: str) -> None:
-        self.cells[move] = mark
-        texts, index = self.texts, self.lay.index
-        for d in range(4):
-            at = index[d][move]
-            text = texts[d]
-            texts[d] = text[:at] + mark + text[at + 1 :]
-        self._rescan(move)
+    def _put(self, move: int, code: int) -> None:
+        # A stone of ``code`` (1 X, 2 O) on the empty ``move``: the cell's own weights go, its neighbours' change.
+        board, codes, w, sums, table, k = self.board, self.codes, self.w, self.sums, self.table, self.k
+        board[move] = code
+        delta = -sums[move]
+        base = move * 4
+        w[base] = w[base + 1] = w[base + 2] = w[base + 3] = sums[move] = 0
+        for slot, cell, unit in self.lay.reach[code][move]:
+            key = codes[slot] = codes[slot] + unit
+            if not board[cell]:
+                new = table[key]
+                if new is None:
+                    new = table[key] = weigh(key, k)
+                old = w[slot]
+                if new != old:
+                    w[slot] = new
+                    sums[cell] += new - old
+                    delta += new - old
+        self.total += delta
+
+    def _take(self, move: int, code: int) -> None:
+        # The stone of ``code`` on ``move`` taken away again: the reverse of _put.
+        board, codes, w, sums, table, k = self.board, self.codes, self.w, self.sums, self.table, self.k
+        board[move] = 0
+        delta = 0
+        for slot, cell, unit in self.lay.reach[code][move]:
+            key = codes[slot] = codes[slot] - unit
+            if not board[cell]:
+                new = table[key]
+                if new is None:
+                    new = table[key] = weigh(key, k)
+                old = w[slot]
+                if new != old:
+                    w[slot] = new
+                    sums[cell] += new - old
+                    delta += new - old
+        own = 0
+        for slot in range(move * 4, move * 4 + 4):
+            value = table[codes[slot]]
+            if value is None:
+                value = table[codes[slot]] = weigh(codes[slot], k)
+            w[slot] = value
+            own += value
+        sums[move] = own
+        self.total += delta + own
 
     def play(self, move: int) -> None:
         """The side to move puts a stone on the empty cell ``move``."""
         mark = self.mover
-        self._set(move, mark)
+        self._put(move, 1 if mark == X else 2)
         self.hash ^= self.lay.zobrist[mark][move]
-        near, cells, candidates = self.near, self.cells, self.candidates
+        near, board, candidates = self.near, self.board, self.candidates
         for cell in self.lay.near[move]:
             near[cell] += 1
-            if near[cell] == 1 and cells[cell] == EMPTY:
+            if near[cell] == 1 and not board[cell]:
                 candidates.add(cell)
         candidates.discard(move)
         self.history.append(move)
         self.stones += 1
         self.mover = O if mark == X else X
 
+    def pass_turn(self) -> None:
+        """The side to move lets the other side move instead: how a search asks what the other side threatens."""
+        self.mover = O if self.mover == X else X
+        self.hash ^= self.lay.pass_key
+        self.history.append(PASS)
+
     def undo(self) -> None:
-        """Take back the last stone played."""
+        """Take back the last stone played (or the last pass)."""
         move = self.history.pop()
-        mark = self.cells[move]
-        self._set(move, EMPTY)
+        if move == PASS:
+            self.mover = O if self.mover == X else X
+            self.hash ^= self.lay.pass_key
+            return
+        code = self.board[move]
+        mark = MARKS[code]
+        self._take(move, code)
         self.hash ^= self.lay.zobrist[mark][move]
         near, candidates = self.near, self.candidates
         for cell in self.lay.near[move]:
@@ -258,52 +303,155 @@ class Gomoku:
         self.stones -= 1
         self.mover = mark
 
-    def _sums(self, opponent: bool) -> list[int]:
-        mine = (self.mover == X) != opponent
-        return self.sx if mine else self.so
+    # --- what the weights say -------------------------------------------------------------------
+
+    def side(self, opponent: bool = False) -> str:
+        """The side to move, or the other one."""
+        if opponent:
+            return O if self.mover == X else X
+        return self.mover
+
+    def weights(self, mark: str) -> list[int]:
+        """Each cell's sum of weights for a stone of ``mark`` there (0 on a taken cell)."""
+        sums = self.sums
+        if mark == X:
+            return [s & LOW for s in sums]
+        return [s >> SHIFT for s in sums]
+
+    def at_least(self, mark: str, weight: int) -> list[int]:
+        """The cells where a stone of ``mark`` is worth ``weight`` or more, in cell order.
+
+        FIVE_W: it completes a line; DOUBLE_W: two ways to complete one next move; FOUR_W: a four;
+        THREE_W: an open three (or better).
+        """
+        sums = self.sums
+        if mark == X:
+            return sorted(c for c in self.candidates if sums[c] & LOW >= weight)
+        bar = weight << SHIFT
+        return sorted(c for c in self.candidates if sums[c] >= bar)
 
     def wins(self, opponent: bool = False) -> list[int]:
         """The cells where the side to move (or, if ``opponent``, the other side) completes k in a row."""
-        sums = self._sums(opponent)
-        return sorted(c for c in self.candidates if sums[c] >= FIVE_W)
+        sums = self.sums
+        if (self.mover == X) != opponent:
+            found = [c for c in self.candidates if sums[c] & LOW >= FIVE_W]
+        else:
+            found = [c for c in self.candidates if sums[c] >= FIVE_HIGH]
+        if len(found) > 1:
+            found.sort()
+        return found
+
+    def completions(self, mark: str) -> tuple[list[int], list[int]]:
+        """The cells where ``mark`` completes k in a row, and where the other side does, each in cell order."""
+        sums = self.sums
+        found = [c for c in self.candidates if sums[c] >= FIVE_HIGH or sums[c] & LOW >= FIVE_W]
+        if not found:
+            return found, found
+        found.sort()
+        high = [c for c in found if sums[c] >= FIVE_HIGH]
+        low = [c for c in found if sums[c] & LOW >= FIVE_W]
+        return (low, high) if mark == X else (high, low)
+
+    def threats(self, mark: str, weight: int) -> list[int]:
+        """``mark``'s cells worth ``weight`` or more (FOUR_W: its fours; THREE_W: its open threes too),
+        strongest first, then those most in the other side's way."""
+        sums = self.sums
+        if mark == X:
+            cells = [c for c in self.candidates if sums[c] & LOW >= weight]
+            cells.sort(key=lambda c: (-(2 * (sums[c] & LOW) + (sums[c] >> SHIFT)), c))
+        else:
+            bar = weight << SHIFT
+            cells = [c for c in self.candidates if sums[c] >= bar]
+            cells.sort(key=lambda c: (-(2 * (sums[c] >> SHIFT) + (sums[c] & LOW)), c))
+        return cells
+
+    def has(self, mark: str, weight: int) -> bool:
+        """Whether ``mark`` has a cell worth ``weight`` or more (DOUBLE_W: a double to make)."""
+        sums = self.sums
+        if mark == X:
+            return any(sums[c] & LOW >= weight for c in self.candidates)
+        bar = weight << SHIFT
+        return any(sums[c] >= bar for c in self.candidates)
+
+    def answers(self, mark: str) -> list[int] | None:
+        """The other side's only hopes against ``mark``'s double in the making (an open three, say): the cells
+        where ``mark`` would make a four, those it wants most first, then the other side's own fours; None if
+        ``mark`` has no double to make.
+
+        Any other move leaves the double: a stone spoils a double only on its cell or on one of its
+        completions, and each of those is, before the double is made, a cell where ``mark`` makes a four.
+        """
+        sums = self.sums
+        cand = self.candidates
+        if mark == X:
+            if not any(sums[c] & LOW >= DOUBLE_W for c in cand):
+                return None
+            cells = [c for c in cand if sums[c] & LOW >= FOUR_W or sums[c] >= FOUR_HIGH]
+            cells.sort(key=lambda c: (-(sums[c] & LOW), -(sums[c] >> SHIFT), c))
+        else:
+            if not any(sums[c] >= DOUBLE_HIGH for c in cand):
+                return None
+            cells = [c for c in cand if sums[c] >= FOUR_HIGH or sums[c] & LOW >= FOUR_W]
+            cells.sort(key=lambda c: (-(sums[c] >> SHIFT), -(sums[c] & LOW), c))
+        return cells
+
+    def worth(self, cell: int, mark: str) -> int:
+        """The weight of a stone of ``mark`` on ``cell``: its shapes' weights summed over the four directions."""
+        s = self.sums[cell]
+        return s & LOW if mark == X else s >> SHIFT
 
     def forcing(self) -> list[int]:
-        """The moves that make at least a four for the side to move: a threat to win next move."""
-        mine, theirs = self._sums(False), self._sums(True)
-        fours = [c for c in self.candidates if mine[c] >= FOUR_W]
-        fours.sort(key=lambda c: (-mine[c], -theirs[c], c))
+        """The moves that make at least a four for the side to move, strongest first (then most in the way)."""
+        me = self.mover
+        sums = self.sums
+        if me == X:
+            fours = [c for c in self.candidates if sums[c] & LOW >= FOUR_W]
+            fours.sort(key=lambda c: (-(sums[c] & LOW), -(sums[c] >> SHIFT), c))
+        else:
+            fours = [c for c in self.candidates if sums[c] >> SHIFT >= FOUR_W]
+            fours.sort(key=lambda c: (-(sums[c] >> SHIFT), -(sums[c] & LOW), c))
         return fours
 
     def moves(self, limit: int | None = None) -> list[int]:
         """The moves worth searching, best-looking first: near the stones, strongest in attack and defence."""
         if not self.candidates:
             return [self.lay.centre] if self.stones == 0 else self.legal()
-        mine, theirs = self._sums(False), self._sums(True)
+        sums = self.sums
         # Attack counts double, so that making a four goes before blocking a mere three, while
         # blocking a threat to make an open four or five still goes before a three of one's own.
-        ranked = sorted(self.candidates, key=lambda c: (-(2 * mine[c] + theirs[c]), c))
+        if self.mover == X:
+            ranked = sorted(self.candidates, key=lambda c: (-(2 * (sums[c] & LOW) + (sums[c] >> SHIFT)), c))
+        else:
+            ranked = sorted(self.candidates, key=lambda c: (-(2 * (sums[c] >> SHIFT) + (sums[c] & LOW)), c))
         return ranked if limit is None else ranked[:limit]
 
     def legal(self) -> list[int]:
         """Every empty cell."""
-        return [c for c, mark in enumerate(self.cells) if mark == EMPTY]
+        return [c for c, code in enumerate(self.board) if not code]
 
     def full(self) -> bool:
-        return self.stones == len(self.cells)
+        return self.stones == len(self.board)
 
     def dead(self) -> bool:
         """Whether no empty cell could ever be part of k in a row for either side: a certain draw."""
-        return self.tx == 0 and self.to == 0
+        return self.total == 0
 
     def key(self) -> int:
         return self.hash
 
     def evaluate(self) -> int:
         """A static judgement for the side to move: its threats and chances minus the opponent's."""
-        mine, theirs = (self.tx, self.to) if self.mover == X else (self.to, self.tx)
+        tx, to = self.total & LOW, self.total >> SHIFT
+        mine, theirs = (tx, to) if self.mover == X else (to, tx)
         # The side to move gets to use its threats first, so they count a little more.
         return mine + mine // 4 - theirs
 
     def score(self, move: int) -> tuple[int, int]:
         """(attack, defence): the weight of ``move`` for the side to move, and for the opponent."""
-        return self._sums(False)[move], self._sums(True)[move]
+        s = self.sums[move]
+        return (s & LOW, s >> SHIFT) if self.mover == X else (s >> SHIFT, s & LOW)
+
+    def shape(self, cell: int, direction: int, mark: str) -> int:
+        """The shape a stone of ``mark`` on the empty ``cell`` makes along ``direction`` (0 on a taken cell)."""
+        value = self.w[cell * 4 + direction]
+        return WEIGHTS.index(value & LOW if mark == X else value >> SHIFT)

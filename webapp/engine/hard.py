@@ -1,10 +1,19 @@
-"""The Hard level: iterative-deepening alpha-beta under a CPU-time budget, for boards too big to solve.
+"""The Hard level: threat-space search for both sides, then alpha-beta, under a CPU-time budget.
 
-Game-agnostic like ``search.py``, but for games of threats such as k in a row on a big board, and on
-a mutable state for speed. The state (a ``ThreatGame``) answers the questions a threat search asks:
-where the side to move wins at once, where the opponent would, and which moves threaten to win next
-move (fours). At the horizon, instead of a quiescence search, a threat search looks for a forced win by
-continuous fours (VCF); otherwise the static evaluation judges the position.
+For games of threats such as k in a row on a big board, on a mutable state for speed. The state (a
+``ThreatGame``) answers the questions a threat search asks: where a side completes a line, where it
+makes a four, a double or an open three, and what the other side can answer to a double in the making.
+
+Each move goes in this order, each step within its share of the budget:
+
+1. a win at once, or the one block of the opponent's completion;
+2. our forced win by continuous fours (VCF), then by fours and threes (VCT): played when found;
+3. the opponent's forced win, as if it were to move. If it has one, only the moves after which it has
+   none are kept; if no move stops it, the one after which its win is longest (and needs threes, not
+   fours alone) is played: Hard never gives up a game the opponent still has to find;
+4. iterative-deepening alpha-beta among the moves left, a small VCF at the horizon;
+5. the move it prefers is checked for the opponent's forced wins before it is played; one that loses
+   to them gives way to the next.
 
 Every value is a negamax value for the side to move. A win found ``p`` plies from the root is worth
 ``MATE - p``, so a faster win (and a slower loss) is worth more.
@@ -12,10 +21,15 @@ Every value is a negamax value for the side to move. A win found ``p`` plies fro
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Protocol
+
+from webapp.engine.gomoku import DOUBLE_W as DOUBLE
+from webapp.engine.gomoku import THREE_W as THREE
+from webapp.engine.vct import DEPTH, Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
+
+__all__ = ["Budget", "ForcedWin", "OutOfBudget", "Result", "Search", "search"]
 
 MATE = 10**9
 # Values beyond this are wins or losses, not static judgements.
@@ -27,19 +41,38 @@ WIDTH = 10
 ROOT_WIDTH = 24
 # A per-search transposition table is cleared when it grows past this, to bound a worker's memory.
 TABLE_LIMIT = 200_000
+# The threat searches' shares of a move's nodes, so that no one of them can starve the others; with a
+# budget of seconds each also has a share of the time (``Budget``'s fractions).
+OWN_NODES = 6_000  # our VCF and VCT at the root
+THEIR_NODES = 6_000  # the opponent's, at the root
+CHECK_NODES = 2_000  # the opponent's, after one candidate move
+LEAF_NODES = 24  # our VCF at the horizon
+LEAF_DEPTH = 4  # fours in it
+THREES = 3  # threes in a VCT, at most
+# How many moves the opponent's threat is checked after, at most, before a move is played.
+SAFETY_CHECKS = 8
 
 
 class ThreatGame(Protocol):
     """A position that a search changes in place, and the threat questions asked about it."""
 
+    mover: str
+    hash: int
+
     def play(self, move: int) -> None: ...
     def undo(self) -> None: ...
-    def wins(self, opponent: bool = False) -> list[int]:
-        """The moves that win at once for the side to move (or for the opponent, if it were to move)."""
+    def pass_turn(self) -> None: ...
+    def completions(self, mark: str) -> tuple[list[int], list[int]]:
+        """Where ``mark`` completes a line at once, and where the other side does."""
 
-    def forcing(self) -> list[int]:
-        """The moves that threaten to win at once next move, strongest first."""
+    def threats(self, mark: str, weight: int) -> list[int]:
+        """``mark``'s moves worth ``weight`` or more (a four, an open three), strongest first."""
 
+    def has(self, mark: str, weight: int) -> bool: ...
+    def answers(self, mark: str) -> list[int] | None:
+        """The other side's only replies to ``mark``'s double in the making; None if there is none."""
+
+    def worth(self, cell: int, mark: str) -> int: ...
     def moves(self, limit: int | None = None) -> list[int]:
         """The moves worth searching, best-looking first."""
 
@@ -56,25 +89,27 @@ class ThreatGame(Protocol):
 class Budget:
     """When a search stops: after ``seconds`` of CPU time, ``nodes`` nodes or ``depth`` plies.
 
-    Tests give nodes or a depth so that results do not depend on the machine; play gives seconds.
-    An iteration is only started while under ``start_fraction`` of the time, since each one takes
-    several times longer than the last, and a search that runs out mid-iteration keeps the last
-    complete one.
+    Tests give nodes or a depth (and a clock of their own) so that results do not depend on the
+    machine; play gives seconds, read on the pace's clock (``pacing.current()``), whose deadline
+    also stops the search. An alpha-beta iteration is only started while under ``start_fraction``
+    of the time, since each one takes several times longer than the last, and one that runs out
+    mid-iteration keeps the last complete one. The threat searches each have a share of the time
+    as well as of the nodes: ours until ``own_fraction``, the opponent's until ``their_fraction``,
+    the alpha-beta until ``search_fraction``; the checks before the move take the rest.
     """
 
     seconds: float | None = None
     nodes: int | None = None
     depth: int = 64
     start_fraction: float = 0.3
-    clock: Callable[[], float] = time.process_time
+    clock: Callable[[], float] | None = None
+    own_fraction: float = 0.15
+    their_fraction: float = 0.35
+    search_fraction: float = 0.75
 
 
 # What a move costs the server: the default budget of the Hard level.
-DEFAULT_BUDGET = Budget(seconds=0.5, start_fraction=0.2)
-
-
-class OutOfBudget(Exception):
-    """The search used up its budget in the middle of an iteration."""
+DEFAULT_BUDGET = Budget(seconds=0.8, start_fraction=0.15)
 
 
 @dataclass
@@ -90,9 +125,13 @@ class Result:
     # no look-ahead was needed, or none was completed.
     scores: dict[int, int] = field(default_factory=dict)
     # Why the search chose as it did: "search" (it looked ahead), or with no look-ahead: "win" (a win at
-    # once), "block" (one threat to block), "lost" (two threats), "fours" (a forced win by fours),
-    # "only" (one move worth searching) or "unfinished" (the budget ran out before depth 1).
+    # once), "block" (one threat to block), "lost" (two completions to block), "fours" or "threes" (a forced
+    # win by continuous fours, or by fours and threes), "delay" (every move loses to a forced win of the
+    # opponent's: the longest is played), "only" (one move worth searching) or "unfinished" (the budget
+    # ran out before depth 1).
     reason: str = "search"
+    # The forced win proved for the side to move at the root, if any.
+    forced: ForcedWin | None = None
 
     @property
     def proved(self) -> bool:
@@ -100,123 +139,104 @@ class Result:
         return self.value > MATE_BOUND
 
 
-class Search:
-    """One search from one position: the counters, the deadline and the transposition table."""
+@dataclass(frozen=True, slots=True)
+class Outlook:
+    """What a threat search found for one side: its forced win, if any, and whether it searched all it meant to."""
 
-    def __init__(self, game: ThreatGame, budget: Budget):
+    win: ForcedWin | None
+    finished: bool
+
+    @property
+    def hardness(self) -> tuple:
+        """For the side defending against it: no win found at all is best, then one the search ran out looking
+        for, then a longer win, then one that needs threes (harder to find than fours alone)."""
+        if self.win is None:
+            return (2 if self.finished else 1, 0, 0)
+        return (0, self.win.plies, self.win.kind == "threes")
+
+
+def _other(mark: str) -> str:
+    return "O" if mark == "X" else "X"
+
+
+class Search:
+    """One search from one position: the meter, the transposition table and the threat searches."""
+
+    def __init__(self, game: ThreatGame, budget: Budget, meter: Meter | None = None):
         self.game = game
         self.budget = budget
-        self.nodes = 0
-        self.start = budget.clock()
-        self.deadline = None if budget.seconds is None else self.start + budget.seconds
+        self.meter = meter or Meter(budget.nodes, budget.seconds, budget.clock)
         self.table: dict = {}
 
+    @property
+    def nodes(self) -> int:
+        return self.meter.nodes
+
+    @property
+    def start(self) -> float:
+        return self.meter.start
+
     def tick(self) -> None:
-        self.nodes += 1
-        budget = self.budget
-        if budget.nodes is not None and self.nodes > budget.nodes:
-            raise OutOfBudget
-        if self.deadline is not None and self.nodes & 255 == 0 and budget.clock() > self.deadline:
-            raise OutOfBudget
+        self.meter.tick()
 
     def elapsed(self) -> float:
-        return self.budget.clock() - self.start
+        return self.meter.elapsed()
 
-    # --- the threat search ---------------------------------------------------------------------
+    def share(self, nodes: int, fraction: float) -> int:
+        """A threat search's share of nodes: ``nodes``, or ``fraction`` of a smaller node budget."""
+        budget = self.budget.nodes
+        return nodes if budget is None else min(nodes, int(budget * fraction))
 
-    def vcf(self, fours: int, limit: list[int]) -> int | None:
-        """Plies to a forced win by continuous fours for the side to move, with at most ``fours``
-        fours; None if none is found within ``limit[0]`` more nodes.
+    def until(self, fraction: float) -> float | None:
+        """The clock reading at ``fraction`` of the budget's seconds (None without seconds)."""
+        seconds = self.budget.seconds
+        return None if seconds is None else self.meter.start + seconds * fraction
 
-        Sound: after each four the defender's only move that does not lose at once is the block,
-        and a defender who can complete a line of its own first makes the sequence fail.
-        """
+    # --- the threat searches ---------------------------------------------------------------------
+
+    def forced(self, side: str, nodes: int, until: float | None = None, threes: int = THREES) -> ForcedWin | None:
+        """``side``'s forced win (continuous fours first, then threes), as if it were to move, found within
+        ``nodes`` nodes (and by the clock reading ``until``); None if none was found in that share."""
+        return self.outlook(side, nodes, until, threes).win
+
+    def outlook(self, side: str, nodes: int, until: float | None = None, threes: int = THREES) -> Outlook:
+        """As ``forced``, and whether the search finished within its share (so that None means none exists
+        within its bounds) or ran out of it."""
         game = self.game
-        if game.wins():
-            return 1
-        threats = game.wins(opponent=True)
-        if len(threats) > 1 or fours <= 0:
-            return None
-        tries = game.forcing()
-        if threats:
-            # The defender threatens to win: only a four that is also the block keeps the initiative.
-            tries = [m for m in tries if m == threats[0]]
-        for move in tries:
-            if limit[0] <= 0:
-                return None
-            limit[0] -= 1
-            self.tick()
-            game.play(move)
-            try:
-                if game.wins():  # the defender completes a line first
-                    continue
-                blocks = game.wins(opponent=True)
-                if len(blocks) > 1:
-                    return 3
-                if not blocks:  # not a four after all
-                    continue
-                game.play(blocks[0])
-                try:
-                    rest = self.vcf(fours - 1, limit)
-                finally:
-                    game.undo()
-                if rest is not None:
-                    return 2 + rest
-            finally:
+        passed = game.mover != side
+        if passed:
+            game.pass_turn()
+        try:
+            with self.meter.share(nodes, until):
+                return Outlook(ThreatSearch(game, side, self.meter).vct(threes, DEPTH), True)
+        except Exhausted:
+            return Outlook(None, False)
+        finally:
+            if passed:
                 game.undo()
-        return None
-
-    def winning_fours(self, max_fours: int, nodes: int) -> dict[int, int]:
-        """Each first four of a forced win by continuous fours, with the plies of its shortest sequence
-        (at most ``max_fours`` fours, within ``nodes`` nodes in all); the side to move must not face
-        an immediate loss."""
-        game = self.game
-        found: dict[int, int] = {}
-        limit = [nodes]
-        for move in game.forcing():
-            if limit[0] <= 0:
-                break
-            game.play(move)
-            try:
-                if game.wins():
-                    continue
-                blocks = game.wins(opponent=True)
-                if len(blocks) > 1:
-                    found[move] = 3
-                elif blocks:
-                    game.play(blocks[0])
-                    try:
-                        # Longer sequences only when shorter ones fail: the first found is the shortest.
-                        for fours in range(1, max_fours):
-                            rest = self.vcf(fours, limit)
-                            if rest is not None:
-                                found[move] = 2 + rest
-                                break
-                    finally:
-                        game.undo()
-            finally:
-                game.undo()
-        return found
 
     # --- alpha-beta ------------------------------------------------------------------------------
 
     def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
-        self.tick()
+        self.meter.tick()
         game = self.game
-        if game.wins():
+        me = game.mover
+        mine, theirs = game.completions(me)
+        if mine:
             return MATE - ply - 1
-        threats = game.wins(opponent=True)
-        if len(threats) > 1:
+        if len(theirs) > 1:
             return -(MATE - ply - 2)
         if game.full() or game.dead():
             return 0
-        if threats:
+        if theirs:
             # One move only, so it costs no depth: a forced reply is not a choice.
-            game.play(threats[0])
+            game.play(theirs[0])
             try:
                 return -self.negamax(depth if ply < 40 else 0, -beta, -alpha, ply + 1)
             finally:
                 game.undo()
+        if game.has(me, DOUBLE):
+            return MATE - ply - 3  # a double to make, and no completion to answer: it wins
         if depth <= 0:
             return self.leaf(ply)
         key = game.key()
@@ -228,7 +248,11 @@ class Search:
                 value = _from_table(stored, ply)
                 if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
                     return value
-        moves = game.moves(WIDTH)
+        # Against a double in the making only its answers can hold (the rest lose within four plies).
+        answers = game.answers(_other(me))
+        if answers is not None and not answers:
+            return -(MATE - ply - 4)
+        moves = answers[:WIDTH] if answers is not None else game.moves(WIDTH)
         if first is not None and first in moves:
             moves.remove(first)
             moves.insert(0, first)
@@ -245,6 +269,8 @@ class Search:
                     alpha = value
                     if alpha >= beta:
                         break
+        if answers is not None and best < -MATE_BOUND and len(answers) > WIDTH:
+            best = max(best, -(MATE - ply - 4))  # some answer left unsearched may hold longer
         flag = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
         if len(self.table) >= TABLE_LIMIT:
             self.table.clear()
@@ -252,10 +278,18 @@ class Search:
         return best
 
     def leaf(self, ply: int) -> int:
-        found = self.vcf(4, [24])
-        if found is not None:
-            return MATE - ply - found
-        return self.game.evaluate()
+        """At the horizon: a short forced win by fours for the side to move, else the static evaluation."""
+        game = self.game
+        # A fresh table each time, so that a leaf's value depends on its position alone.
+        threat = ThreatSearch(game, game.mover, self.meter)
+        try:
+            with self.meter.share(LEAF_NODES):
+                plies = threat.attack(0, LEAF_DEPTH)
+        except Exhausted:
+            plies = None
+        if plies is not None:
+            return MATE - ply - plies
+        return game.evaluate()
 
     def root(self, moves: list[int], depth: int) -> dict[int, int]:
         """Each root move's value at ``depth``: exact for the best ones, an upper bound for the rest."""
@@ -271,6 +305,26 @@ class Search:
             scores[move] = value
             best = max(best, value)
         return scores
+
+    def deepen(self, moves: list[int]) -> tuple[dict[int, int], int]:
+        """Iterative deepening over ``moves``: each one's value at the last depth completed, and that depth."""
+        budget = self.budget
+        scores = dict.fromkeys(moves, 0)
+        reached = 0
+        try:
+            with self.meter.share(until=self.until(budget.search_fraction)):
+                for depth in range(1, budget.depth + 1):
+                    found = self.root(moves, depth)
+                    scores, reached = found, depth
+                    # The best first next time: the scores of the last iteration are the best ordering we have.
+                    moves = sorted(moves, key=lambda m: -scores[m])
+                    if scores[moves[0]] > MATE_BOUND or all(v < -MATE_BOUND for v in scores.values()):
+                        break  # a win is found, or every move loses: looking deeper changes nothing
+                    if self.meter.past(budget.start_fraction, budget.seconds):
+                        break
+        except (Exhausted, OutOfBudget):
+            pass  # mid-iteration: the last complete one stands
+        return scores, reached
 
 
 def _to_table(value: int, ply: int) -> int:
@@ -291,47 +345,118 @@ def _from_table(value: int, ply: int) -> int:
 
 
 def search(game: ThreatGame, budget: Budget = DEFAULT_BUDGET) -> Result:
-    """The moves the Hard level prefers in ``game``'s position, by iterative deepening within ``budget``."""
+    """The moves the Hard level prefers in ``game``'s position, within ``budget``."""
     s = Search(game, budget)
+    me = game.mover
+    them = _other(me)
 
-    def done(best, value, depth, reason, scores=None) -> Result:
-        return Result(tuple(sorted(best)), value, depth, s.nodes, s.elapsed(), scores or {}, reason)
+    def done(best, value, depth, reason, scores=None, forced=None) -> Result:
+        return Result(tuple(sorted(best)), value, depth, s.nodes, s.elapsed(), scores or {}, reason, forced)
 
-    wins = game.wins()
-    if wins:
-        return done(wins, MATE - 1, 1, "win")
-    threats = game.wins(opponent=True)
-    if len(threats) == 1:
-        return done(threats, 0, 1, "block")
-    if threats:
-        # Every move loses; blocking one threat at least makes the opponent find the other.
-        return done(threats, -(MATE - 2), 1, "lost")
+    mine, theirs = game.completions(me)
+    if mine:
+        return done(mine, MATE - 1, 1, "win", forced=ForcedWin(me, "fours", mine[0], 1, (mine[0],)))
+    if len(theirs) == 1:
+        return done(theirs, 0, 1, "block")
+    if theirs:
+        # Every move loses; blocking one completion at least makes the opponent find the other.
+        return done(theirs, -(MATE - 2), 1, "lost")
     try:
-        fours = s.winning_fours(8, 4000)
+        return _choose(s, me, them, done)
     except OutOfBudget:
-        fours = {}
-    if fours:
-        fastest = min(fours.values())
-        return done([m for m, plies in fours.items() if plies == fastest], MATE - fastest, fastest, "fours")
+        # The move's whole budget ran out in a threat search: the best-looking move, nothing weighed.
+        return done(game.moves(1), 0, 0, "unfinished")
+
+
+def _choose(s: Search, me: str, them: str, done) -> Result:
+    game, budget = s.game, s.budget
+    win = s.forced(me, s.share(OWN_NODES, budget.own_fraction), s.until(budget.own_fraction))
+    if win is not None:
+        return done((win.first,), MATE - win.plies, win.plies, win.kind, forced=win)
     moves = game.moves(ROOT_WIDTH)
     if len(moves) == 1:
         return done(moves, 0, 0, "only")
-    scores = {m: 0 for m in moves}
-    depth_reached = 0
-    try:
-        for depth in range(1, budget.depth + 1):
-            found_scores = s.root(moves, depth)
-            scores, depth_reached = found_scores, depth
-            # The best first next time: the scores of the last iteration are the best ordering we have.
-            moves = sorted(moves, key=lambda m: -scores[m])
-            if scores[moves[0]] > MATE_BOUND or all(v < -MATE_BOUND for v in scores.values()):
-                break  # a win is found, or every move loses: looking deeper changes nothing
-            if budget.seconds is not None and s.elapsed() > budget.seconds * budget.start_fraction:
-                break
-    except OutOfBudget:
-        pass
-    if not depth_reached:
+    # What the opponent threatens now, and after which of our moves it still wins.
+    threat = s.forced(
+        them, s.share(THEIR_NODES, budget.their_fraction - budget.own_fraction), s.until(budget.their_fraction)
+    )
+    after: dict[int, Outlook] = {}
+    if threat is not None:
+        held = _defences(s, threat, me, moves, after)
+        moves = held or moves
+        if not held and after:
+            # No move stops it: the one after which its win is longest, and hardest to find.
+            order = list(after)
+            worst = max(order, key=lambda m: (after[m].hardness, -order.index(m)))
+            plies = after[worst].win.plies
+            return done((worst,), -(MATE - 1 - plies), plies + 1, "delay")
+        if len(moves) == 1:
+            return done(moves, 0, 0, "only")
+    scores, depth = s.deepen(moves)
+    if not depth:
         # Not one iteration finished: the scores are placeholders, and every move ties at them.
-        return done(moves, 0, 0, "unfinished")
-    top = max(scores.values())
-    return done([m for m, v in scores.items() if v == top], top, depth_reached, "search", scores)
+        return done(_safe(s, them, moves, after)[:1], 0, 0, "unfinished")
+    ranked = sorted(moves, key=lambda m: -scores[m])
+    top = scores[ranked[0]]
+    if top > MATE_BOUND:
+        return done([m for m in ranked if scores[m] == top], top, depth, "search", scores)
+    safe = _safe(s, them, ranked, after)
+    best = [m for m in safe if scores[m] == scores[safe[0]]]
+    return done(best, scores[best[0]], depth, "search", scores)
+
+
+def _defences(s: Search, threat: ForcedWin, me: str, moves: list[int], after: dict) -> list[int]:
+    """The moves after which the opponent's threat finds no forced win, among those that could stop it: the
+    cells of its main line, and our own fours and threes (which it must answer first). Each move tried is
+    noted in ``after`` with the opponent's win after it (None if none was found)."""
+    game, budget = s.game, s.budget
+    them = threat.side
+    line = set(threat.line)
+    own = game.threats(me, THREE)
+    tries = [m for m in moves if m in line] + [m for m in game.moves() if m in line and m not in moves]
+    tries += [m for m in own if m not in tries]
+    tries += [m for m in moves if m not in tries]
+    held = []
+    until = s.until(budget.search_fraction)
+    for move in tries:
+        if s.meter.spent() or (until is not None and s.meter.clock() > until):
+            break
+        game.play(move)
+        try:
+            after[move] = s.outlook(them, s.share(CHECK_NODES, 0.05), until)
+        except OutOfBudget:
+            break
+        finally:
+            game.undo()
+        if after[move].win is None:
+            held.append(move)
+    # The moves proved to leave no forced win within the bounds first, then those the search ran out on.
+    return sorted(held, key=lambda m: -after[m].hardness[0])
+
+
+def _safe(s: Search, them: str, ranked: list[int], after: dict) -> list[int]:
+    """``ranked`` with the moves after which the opponent has a forced win moved to the end (a few checked,
+    the best first, within the time left); those losing soonest last."""
+    game = s.game
+    checked = 0
+    for move in ranked:
+        if move in after:
+            if after[move].win is None:
+                break
+            continue
+        if checked >= SAFETY_CHECKS or s.meter.spent():
+            break
+        checked += 1
+        game.play(move)
+        try:
+            after[move] = s.outlook(them, s.share(CHECK_NODES, 0.05))
+        except OutOfBudget:
+            break
+        finally:
+            game.undo()
+        if after[move].win is None:
+            break
+    losing = [m for m in ranked if m in after and after[m].win is not None]
+    if len(losing) == len(ranked):
+        return sorted(ranked, key=lambda m: after[m].hardness, reverse=True)
+    return [m for m in ranked if m not in losing] + sorted(losing, key=lambda m: after[m].hardness, reverse=True)

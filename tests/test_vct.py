@@ -1,0 +1,207 @@
+import itertools
+import random
+
+import pytest
+
+from tests.proofs import loses_within, wins_within
+from webapp.engine import pacing
+from webapp.engine.gomoku import FOUR_W, Gomoku
+from webapp.engine.rules import EMPTY
+from webapp.engine.vct import Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
+
+
+def board(n: int, x=(), o=()) -> str:
+    """An n×n board with X's and O's stones at the (row, column) pairs given."""
+    cells = [EMPTY] * (n * n)
+    for mark, stones in (("X", x), ("O", o)):
+        for r, c in stones:
+            cells[r * n + c] = mark
+    return "".join(cells)
+
+
+CORNERS = [(0, 0), (0, 14), (14, 0), (14, 14)]
+# X to move on 15×15. (7, 8) makes a four on row 7 (closed by O at (7, 4)) and an open three in column 8:
+# O must block the four at (7, 9), and X makes an open four in column 8.
+FOUR_THREE = board(15, x=[(7, 5), (7, 6), (7, 7), (5, 8), (6, 8)], o=[(7, 4), *CORNERS])
+# X to move on 15×15. (7, 8) makes two open threes, on row 7 and in column 8: O can block only one.
+DOUBLE_THREE = board(15, x=[(7, 6), (7, 7), (5, 8), (6, 8)], o=CORNERS)
+# The position of issue 21, X to move: after 85, O wins by continuous fours; after 187 it has none, but a
+# win by fours and threes.
+ISSUE = (
+    ".........................O.........O..OX.........O.X.X...........XOXX............XOXO.......X..OOXXXOX"
+    "......O.XOXO.O.......OXXXXO...........XOO...........OOXO............X.O...................................."
+    "................"
+)
+
+
+def find(game: Gomoku, side: str) -> ForcedWin | None:
+    """The engine under test: a fresh threat search, three threes at most."""
+    return ThreatSearch(game, side, Meter(nodes=200_000)).vct(3)
+
+
+def claim(game: Gomoku, side: str, nodes: int = 3000) -> ForcedWin | None:
+    """The engine's claim within a small share of nodes, as Hard makes it: None when the share runs out."""
+    meter = Meter()
+    try:
+        with meter.share(nodes):
+            return ThreatSearch(game, side, meter).vct(3)
+    except Exhausted:
+        return None
+
+
+def game_of(text: str) -> Gomoku:
+    return Gomoku.from_text(text, 15 if len(text) == 225 else 7, 5)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "first", "plies"),
+    [(FOUR_THREE, "fours", 7 * 15 + 8, 5), (DOUBLE_THREE, "threes", 7 * 15 + 8, 5)],
+    ids=["four-three", "double-three"],
+)
+def test_a_four_three_and_a_double_three_are_found_and_hold_against_every_defence(text, kind, first, plies):
+    game = game_of(text)
+    win = find(game, "X")
+    assert (win.side, win.kind, win.first, win.plies) == ("X", kind, first, plies)
+    assert game.text == text  # every move taken back
+    assert wins_within(game, "X", win.plies, find, first=win.first)
+    assert not wins_within(game, "X", win.plies - 2, find)  # and not sooner
+    # The main line is a real game of that length, ending in five.
+    assert len(win.line) == win.plies
+    for move in win.line[:-1]:
+        game.play(move)
+    assert win.line[-1] in game.wins()
+
+
+def test_the_issues_position_after_85_o_wins_by_fours_and_after_187_by_threes_only():
+    game = game_of(ISSUE)
+    assert game.mover == "X"
+    game.play(85)
+    fours = ThreatSearch(game, "O", Meter()).vcf()
+    assert fours is not None and fours.kind == "fours"
+    assert wins_within(game, "O", fours.plies, find, first=fours.first)
+    game.undo()
+    game.play(187)
+    assert ThreatSearch(game, "O", Meter()).vcf() is None
+    threes = find(game, "O")
+    assert threes.kind == "threes"
+    assert wins_within(game, "O", threes.plies, find, first=threes.first)
+
+
+def test_a_continuous_four_search_uses_fours_only():
+    game = game_of(DOUBLE_THREE)
+    assert ThreatSearch(game, "X", Meter()).vcf() is None
+    win = ThreatSearch(game_of(FOUR_THREE), "X", Meter()).vcf()
+    replay = game_of(FOUR_THREE)
+    for i, move in enumerate(win.line):
+        if i % 2 == 0:
+            assert replay.worth(move, "X") >= FOUR_W
+        replay.play(move)
+
+
+def random_positions(n: int, seed: int, count: int, stones: range):
+    """Positions from games of plausible moves (random among the best-looking few), none finished."""
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        g = Gomoku(n, 5)
+        for _ in range(rng.choice(stones)):
+            if g.wins() or g.wins(opponent=True):
+                break
+            g.play(rng.choice(g.moves(5)))
+        else:
+            if not g.wins() and not g.wins(opponent=True):
+                made += 1
+                yield g
+
+
+@pytest.mark.parametrize("n", [7, 15])
+def test_every_win_claimed_in_positions_from_games_holds_against_every_defence(n):
+    claims = []
+    for game in random_positions(n, 21 + n, 30, range(8, 24)):
+        text = game.text
+        win = claim(game, game.mover)
+        if win is None or win.plies > 9:
+            continue
+        claims.append(win.kind)
+        assert wins_within(game, game.mover, win.plies, find, first=win.first), (text, win)
+        assert game.text == text
+    # The check means something only if wins came up, by threes among them.
+    assert len(claims) >= 3 and "threes" in claims
+
+
+def test_a_loss_is_a_loss_after_every_move_in_a_lost_position():
+    # X to move against O's open four: whatever X does, O completes a line.
+    text = board(15, x=[(5, 5), (9, 9), (3, 3), (11, 2)], o=[(7, 5), (7, 6), (7, 7), (7, 8)])
+    game = game_of(text)
+    assert loses_within(game, 2, find)
+
+
+def test_the_side_not_to_move_can_be_asked_after_a_pass():
+    game = game_of(DOUBLE_THREE)
+    game.play(0 * 15 + 7)  # X plays far away; now O is to move, and X still has its double three
+    game.pass_turn()
+    assert game.mover == "X"
+    win = find(game, "X")
+    assert win is not None and win.first == 7 * 15 + 8
+    game.undo()
+    assert game.mover == "O"
+
+
+def test_a_defender_that_completes_a_line_first_refutes_the_attack():
+    # X to move has the four-three, but O already has four in a row on row 12 to complete at once.
+    text = board(
+        15, x=[(7, 5), (7, 6), (7, 7), (5, 8), (6, 8), (0, 7)], o=[(7, 4), (12, 2), (12, 3), (12, 4), (12, 5), (0, 0)]
+    )
+    game = game_of(text)
+    assert game.mover == "X" and game.wins(opponent=True)
+    assert find(game, "X") is None
+
+
+# --- the meter -------------------------------------------------------------------------------------
+
+
+def test_the_meter_stops_at_its_node_limit_and_a_share_at_its_own():
+    meter = Meter(nodes=1000)
+    for _ in range(1000):
+        meter.tick()
+    with pytest.raises(OutOfBudget):
+        meter.tick()
+    meter = Meter(nodes=1000)
+    with meter.share(10), pytest.raises(Exhausted):
+        for _ in range(11):
+            meter.tick()
+    assert meter.nodes == 11
+    meter.tick()  # the share is over: the move's own limit again
+    assert meter.nodes == 12
+
+
+def test_the_clock_is_read_every_256_nodes_the_pace_paused_and_its_deadline_kept():
+    readings = itertools.count()
+    pauses = []
+    pace = pacing.Pace(clock=lambda: next(readings) / 100, pause=lambda: pauses.append(1), deadline=3.0)
+    with pacing.pacing(pace):
+        meter = Meter(seconds=10.0)
+        assert meter.start == 0.0 and meter.deadline == 3.0  # the pace's deadline is the sooner
+        with pytest.raises(OutOfBudget):
+            for _ in range(10**6):
+                meter.tick()
+    # Readings 1, 2, ... at every 256th node: the 301st reading (3.01) is past the deadline.
+    assert meter.nodes == 301 * 256 and len(pauses) == 300
+
+
+def test_a_share_of_time_stops_one_search_and_not_the_move():
+    readings = itertools.count()
+    meter = Meter(seconds=100.0, clock=lambda: next(readings))
+    with meter.share(until=5), pytest.raises(Exhausted):
+        for _ in range(10**6):
+            meter.tick()
+    assert meter.nodes == 6 * 256  # the reading 6, at the 6th check, is the first past 5
+    meter.tick()
+
+
+def test_a_search_under_a_tiny_share_finds_nothing_and_claims_nothing():
+    game = game_of(DOUBLE_THREE)
+    meter = Meter()
+    with meter.share(3), pytest.raises(Exhausted):
+        ThreatSearch(game, "X", meter).vct(3)
+    assert game.text == DOUBLE_THREE

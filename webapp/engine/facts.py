@@ -1,0 +1,194 @@
+"""What the engine can say for certain about a big-board position (7×7 and 15×15), for the pages.
+
+Three questions, each with a proved answer or none: the threats on the board (``threats``), a forced
+win by continuous fours or by fours and threes (``forced_win``), and what one move does (``move_notes``).
+On the solved boards (3×3, 4×4, 5×5) there is nothing to add to the exact values: empty answers.
+
+>>> board = "." * 96 + "XXX" + "." * 12 + "OO" + "." * 112  # 15×15, O to move
+>>> [(t.side, t.kind, t.gaps) for t in threats(board)]
+[('X', 'open-three', (95, 99))]
+>>> move_notes(board, 95)
+("blocks X's open three",)
+>>> forced_win(board, "X").first in (95, 99)  # were X to move, an open four wins
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from webapp.engine.boards import board_for, position
+from webapp.engine.gomoku import DIRECTIONS, FIVE, FOUR, OPEN_FOUR, OPEN_THREE, Gomoku
+from webapp.engine.rules import EMPTY, O, X, other
+from webapp.engine.vct import ForcedWin, Meter, OutOfBudget, ThreatSearch
+
+__all__ = ["ForcedWin", "Threat", "forced_win", "move_notes", "threats"]
+
+KINDS = ("five", "open-four", "four", "open-three")  # strongest first
+# The budget of ``forced_win``: small, so that a page can afford it on every move.
+NODES = 20_000
+SECONDS = 0.25
+THREES = 3
+DEPTH = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Threat:
+    """One side's five, open four, four or open three: its stones, and the empty cells that complete it."""
+
+    side: str  # "X" or "O": whose stones
+    kind: str  # "five", "open-four", "four", "open-three"
+    stones: tuple[int, ...]  # the cells of that side's stones that make it, sorted
+    gaps: tuple[int, ...]  # the empty cells where it is played to win or to extend, and where the other
+    # side must block; sorted, and () for a five
+
+
+def _big(board: str) -> bool:
+    """Whether ``board`` (checked: a ValueError subclass names what is wrong with it) is 7×7 or 15×15."""
+    return not board_for(position(board).board).is_solved()
+
+
+@cache
+def _lines(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every full line of the n×n board in the four directions, cells in order, those of five cells or more."""
+    lines = []
+    for dr, dc in DIRECTIONS:
+        for r0 in range(n):
+            for c0 in range(n):
+                if 0 <= r0 - dr < n and 0 <= c0 - dc < n:
+                    continue  # not the first cell of its line
+                cells, r, c = [], r0, c0
+                while 0 <= r < n and 0 <= c < n:
+                    cells.append(r * n + c)
+                    r, c = r + dr, c + dc
+                if len(cells) >= 5:
+                    lines.append(tuple(cells))
+    return tuple(lines)
+
+
+def _fours(marks: str, side: str, k: int) -> dict[tuple[int, ...], set[int]]:
+    """Within one line (as marks): each set of k-1 stones of ``side`` that one more stone makes k in a row,
+    with the positions that do it. Positions are indices into the line."""
+    found: dict[tuple[int, ...], set[int]] = {}
+    for start in range(len(marks) - k + 1):
+        window = marks[start : start + k]
+        if window.count(side) == k - 1 and window.count(EMPTY) == 1:
+            gap = start + window.index(EMPTY)
+            stones = tuple(i for i in range(start, start + k) if marks[i] == side)
+            found.setdefault(stones, set()).add(gap)
+    return found
+
+
+def _line_threats(line: tuple[int, ...], board: str, side: str, k: int) -> list[Threat]:
+    marks = "".join(board[c] for c in line)
+    out = []
+    # Fives: runs of k or more.
+    run = 0
+    for i, mark in enumerate(marks + EMPTY):
+        if mark == side:
+            run += 1
+            continue
+        if run >= k:
+            out.append(Threat(side, "five", tuple(sorted(line[j] for j in range(i - run, i))), ()))
+        run = 0
+    for stones, gaps in _fours(marks, side, k).items():
+        kind = "open-four" if len(gaps) > 1 else "four"
+        out.append(Threat(side, kind, tuple(sorted(line[i] for i in stones)), tuple(sorted(line[g] for g in gaps))))
+    # Open threes: k-2 stones that one more stone (a gap) turns into an open four.
+    threes: dict[tuple[int, ...], set[int]] = {}
+    for i, mark in enumerate(marks):
+        if mark != EMPTY:
+            continue
+        played = marks[:i] + side + marks[i + 1 :]
+        for stones, gaps in _fours(played, side, k).items():
+            if i in stones and len(gaps) > 1:
+                threes.setdefault(tuple(j for j in stones if j != i), set()).add(i)
+    for stones, gaps in threes.items():
+        cells, ends = tuple(sorted(line[i] for i in stones)), tuple(sorted(line[g] for g in gaps))
+        out.append(Threat(side, "open-three", cells, ends))
+    return out
+
+
+def threats(board: str) -> tuple[Threat, ...]:
+    """Every five, open four, four and open three on the board, for both sides, strongest first.
+
+    >>> [(t.side, t.kind, t.stones, t.gaps) for t in threats("XXXX..." + ".OOO.O." + "." * 35)]  # 7×7, X to move
+    [('X', 'four', (0, 1, 2, 3), (4,)), ('O', 'four', (8, 9, 10, 12), (11,))]
+    """
+    if not _big(board):
+        return ()
+    spec = board_for(board)
+    found = {t for side in (X, O) for line in _lines(spec.n) for t in _line_threats(line, board, side, spec.k)}
+    # A finished line already says it all: not the fours and threes inside it.
+    fives = [set(t.stones) for t in found if t.kind == "five"]
+    found = {t for t in found if t.kind == "five" or not any(set(t.stones) <= five for five in fives)}
+    return tuple(sorted(found, key=lambda t: (KINDS.index(t.kind), t.side != _to_move(board), t.stones, t.gaps)))
+
+
+def _to_move(board: str) -> str:
+    return X if board.count(X) == board.count(O) else O
+
+
+def _game(board: str) -> Gomoku:
+    spec = board_for(board)
+    return Gomoku.from_text(board, spec.n, spec.k)
+
+
+def forced_win(board: str, side: str | None = None) -> ForcedWin | None:
+    """A proved forced win for ``side`` (default: the side to move; for the other side, as if it were
+    to move) found within a small bounded budget, or None if none was found (not a proof that there
+    is none)."""
+    if not _big(board):
+        return None
+    game = _game(board)
+    side = side or game.mover
+    mine, theirs = game.completions(side)
+    if mine:
+        return ForcedWin(side, "fours", mine[0], 1, (mine[0],))
+    if game.mover != side:
+        if theirs:
+            return None  # were it to move, the other side would still have a line to complete
+        game.pass_turn()
+    try:
+        return ThreatSearch(game, side, Meter(nodes=NODES, seconds=SECONDS)).vct(THREES, DEPTH)
+    except OutOfBudget:
+        return None
+
+
+def move_notes(board: str, cell: int) -> tuple[str, ...]:
+    """What playing the empty ``cell`` does, in short plain words, from the side to move's point of view:
+    the shapes it makes, strongest first, then those of the opponent's it blocks. Empty if nothing notable.
+
+    >>> move_notes("XXXX..." + ".OOO.O." + "." * 35, 4)  # 7×7, X to move
+    ('wins: five in a row',)
+    >>> move_notes("XXXX..." + ".OOO.O." + "." * 35, 11)
+    ("blocks O's four",)
+    """
+    position(board).play(cell)  # a square of the board, empty, in a game not over: else a ValueError subclass
+    if not _big(board):
+        return ()
+    game = _game(board)
+    me = game.mover
+    them = other(me)
+    made = sorted((game.shape(cell, d, me) for d in range(4)), reverse=True)
+    notes = []
+    if made[0] == FIVE:
+        notes.append("wins: five in a row")
+    else:
+        fours = sum(1 for shape in made if shape in (FOUR, OPEN_FOUR))
+        if OPEN_FOUR in made:
+            notes.append("makes an open four")
+        elif fours > 1:
+            notes.append("makes two fours")
+        elif fours:
+            notes.append("makes a four")
+        threes = made.count(OPEN_THREE)
+        if threes > 1:
+            notes.append("makes two open threes")
+        elif threes:
+            notes.append("makes an open three")
+    blocked = sorted({t.kind for t in threats(board) if t.side == them and cell in t.gaps}, key=KINDS.index)
+    names = {"open-four": "open four", "four": "four", "open-three": "open three"}
+    notes += [f"blocks {them}'s {names[kind]}" for kind in blocked]
+    return tuple(notes)
