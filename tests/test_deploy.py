@@ -223,8 +223,10 @@ def declared(extra: str | None = None) -> set[str]:
     return {normalise(re.match(r"[A-Za-z0-9._-]+", requirement).group()) for requirement in requirements}
 
 
-# Imported only by `make strength` (webapp/strength.py, inside its function), from the strength extra.
-STRENGTH_ONLY = {"numpy", "pyspiel", "open_spiel"}
+# `make strength` (python -m webapp.strength) alone runs these, and nothing the server loads imports them: they
+# may import the strength extra's packages (inside their functions), by these names.
+STRENGTH_MODULES = {"strength.py", "opponents.py"}
+STRENGTH_ONLY = {"numpy", "pyspiel", "open_spiel", "gomoku", "flask_socketio"}
 
 
 @pytest.mark.parametrize(
@@ -236,12 +238,31 @@ def test_every_module_the_app_imports_comes_from_a_declared_dependency(path):
     distributions = importlib.metadata.packages_distributions()
     runtime = declared()
     for name in sorted(third_party_imports(path)):
-        if path.name == "strength.py" and name in STRENGTH_ONLY:
+        if path.name in STRENGTH_MODULES and name in STRENGTH_ONLY:
             continue
         owners = {normalise(owner) for owner in distributions.get(name, [name])}
         assert owners & runtime, f"{path.name} imports {name} (from {owners}), which [project] dependencies lacks"
 
 
-def test_the_strength_extra_declares_what_strength_imports():
-    assert {"open-spiel"} <= declared("strength")
-    assert third_party_imports(ROOT / "webapp" / "strength.py") <= STRENGTH_ONLY
+def test_the_strength_extra_is_needed_by_make_strength_alone():
+    assert {"open-spiel", "gomoku", "flask-socketio"} <= declared("strength")
+    for name in STRENGTH_MODULES:
+        assert third_party_imports(ROOT / "webapp" / name) <= STRENGTH_ONLY, name
+    # No other module imports them, so the server never needs the extra.
+    strength_modules = {f"webapp.{name.removesuffix('.py')}" for name in STRENGTH_MODULES}
+    for path in [*(ROOT / "webapp").rglob("*.py"), ROOT / "gunicorn.conf.py"]:
+        if path.parent == ROOT / "webapp" and path.name in STRENGTH_MODULES:
+            continue
+        assert not imported_modules(path) & strength_modules, path.name
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module ``path`` imports, by its full name (``from webapp import x`` counts as webapp.x)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
