@@ -91,6 +91,12 @@ def when_ready(server):
     gc.freeze()
 
 
+def worker_exit(server, worker):
+    """Hand the frozen objects back to the collector as a worker ends: with them frozen, gevent's thread
+    module met a half-torn-down logging handler at exit and printed a traceback on every graceful stop."""
+    gc.unfreeze()
+
+
 # Each worker proves it is alive by touching a file every second; in a container /tmp can be an
 # overlay filesystem where that write stalls and gets a healthy worker killed, so keep it in memory.
 if os.path.isdir("/dev/shm"):

@@ -102,7 +102,9 @@ def run_by_flask_cli() -> bool:
     FLASK_DEBUG=1 alone must not be enough: set on a production server by mistake, it would sign
     everyone's cookies with a key that is published in this file.
     """
-    return os.environ.get("FLASK_RUN_FROM_CLI") == "true" and "gunicorn" not in sys.modules
+    # gunicorn's arbiter, not just any gunicorn module: the worker class (webapp.worker) may be imported
+    # elsewhere, by a test or a tool, without a server.
+    return os.environ.get("FLASK_RUN_FROM_CLI") == "true" and "gunicorn.arbiter" not in sys.modules
 
 
 def is_periodic(key: str) -> bool:
