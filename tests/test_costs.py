@@ -1,10 +1,13 @@
 """What a request may cost: its searches' own CPU clock, their deadline, their pauses and their places."""
 
+import time
+
 import pytest
-from support import HX
+from support import HX, page, send
 
 from webapp import costs
 from webapp.engine import pacing
+from webapp.engine.boards import board_for, position
 
 
 @pytest.fixture
@@ -135,3 +138,69 @@ def test_a_pause_asks_for_a_place_once_and_yields_to_other_requests():
     assert places.running == {}
     other.pause()
     assert places.running == {"b": 1}
+
+
+# --- what the costliest requests cost, on every board ---------------------------------------------------
+
+# The outside review's costliest inputs and their kin: a 5×5 position outside the opening book (10 s at
+# Impossible), 4×4 after one move, a 15×15 middle game with threats for both sides (issue 21's position),
+# a 7×7 one, and the trees, hints and move values on each.
+FIVE_OUT_OF_BOOK = "O.........X.............."
+FOUR_EARLY = "X..............O"
+FIFTEEN_BUSY = (
+    ".........................O.........O..OX.........O.X.X...........XOXX............XOXO.......X..OOXXXOX......O"
+    ".XOXO.O.......OXXXXO...........XOO...........OOXO............X.O...................................................."
+)
+SEVEN_BUSY = "......." + "..XO..." + ".OXXO.." + "..OXX.." + "...O..." + "......." + "......."
+ONE_SECOND = 1.0
+
+
+def costly_requests():
+    yield "POST", "/api/move", {"json": {"board": FIVE_OUT_OF_BOOK, "level": "minimax"}}
+    yield "POST", "/api/move", {"json": {"board": FOUR_EARLY, "level": "minimax"}}
+    for board in (FIFTEEN_BUSY, SEVEN_BUSY):
+        for level in ("minimax", "one-ply"):
+            yield "POST", "/api/move", {"json": {"board": board, "level": level}}
+    for board in (FIVE_OUT_OF_BOOK, FOUR_EARLY, FIFTEEN_BUSY, SEVEN_BUSY, "." * 225):
+        yield "GET", "/api/analyze", {"query_string": {"board": board}}
+    for board, length in ((FIFTEEN_BUSY, 3), (SEVEN_BUSY, 3), (FIVE_OUT_OF_BOOK, 9), (FOUR_EARLY, 9)):
+        path = central_path(board, length)
+        yield "GET", "/tree", {"query_string": {"board": board, "path": path}}
+        yield "GET", "/tree/children", {"query_string": {"board": board, "path": path, "fold": "1"}}
+
+
+def central_path(board: str, length: int) -> str:
+    """The deepest path the tree opens: ``length`` moves on the empty squares nearest the centre, a game
+    that goes on after each of them."""
+    pos, n, path = position(board), board_for(board).n, []
+    while len(path) < length:
+        centre = (n - 1) / 2
+        cell = min(
+            (c for c in pos.legal_moves() if not pos.play(c).is_over()),
+            key=lambda c: (abs(c // n - centre) + abs(c % n - centre), c),
+        )
+        pos, path = pos.play(cell), [*path, cell]
+    return ".".join(map(str, path))
+
+
+@pytest.mark.parametrize(("method", "path", "options"), list(costly_requests()))
+def test_no_request_costs_more_than_a_second_of_cpu(client, method, path, options):
+    start = time.process_time()
+    response = client.open(path, method=method, **options)
+    spent = time.process_time() - start
+    assert response.status_code == 200, response.get_data(as_text=True)[:300]
+    assert spent <= ONE_SECOND, f"{method} {path} cost {spent:.2f} s of CPU"
+
+
+@pytest.mark.parametrize("board", ["4x4", "5x5", "7x7", "15x15"])
+def test_a_game_on_a_big_board_costs_less_than_a_second_a_request_with_its_help_shown(client, board):
+    # Move values and hints on: the page then shows the engine's proved facts beside the board, every move.
+    send(client, "/new", board=board, difficulty="minimax", start=1)
+    send(client, "/values", show=1)
+    for cell in (0, 1, 2):
+        start = time.process_time()
+        response = client.post("/move", data={"game": page(client)["game"], "cell": cell}, headers=HX)
+        hinted = client.get("/?hint=1")
+        spent = time.process_time() - start
+        assert response.status_code in (200, 409) and hinted.status_code == 200
+        assert spent <= 2 * ONE_SECOND, f"a move and a hint on {board} cost {spent:.2f} s of CPU"
