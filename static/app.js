@@ -582,8 +582,12 @@
   });
 
   // "Copy link" copies the address shown beside it; the button only exists for those with JavaScript.
+  // Without a configured site address the server writes a path (it never trusts the Host header), and
+  // the address the browser shows completes it into a link that works anywhere.
   function showCopyButtons() {
     document.querySelectorAll("[data-copy]").forEach(function (button) {
+      var field = document.getElementById(button.getAttribute("data-copy"));
+      if (field && field.value.charAt(0) === "/") field.value = new URL(field.value, window.location.href).href;
       button.hidden = false;
     });
   }
