@@ -1,215 +1,130 @@
-"""The 5×5 opening book: what it holds, that it is what the builder writes, and that play uses it."""
+"""The 5×5 book: what it holds, that it is what the builder writes, and that play uses it."""
+
+import random
+import zlib
 
 import pytest
 
 from webapp.engine import book, perfect
 from webapp.engine.boards import position
-from webapp.engine.exact import WIN, ExactSearch
+from webapp.engine.exact import ExactSearch
 from webapp.engine.levels import analyze, candidates
 
 
-def entries_by_moves_played() -> list[int]:
-    """The book's keys, the positions with the most moves played (the cheapest to solve) first."""
-    _, entries = book.load()
-    return sorted(entries, key=lambda key: (book.canonical_text(key).count("."), key))
-
-
-def test_the_shipped_book_holds_every_position_impossible_can_face_in_its_first_moves():
-    depth, entries = book.load()
-    assert depth >= 3
-    # Walking the games again, with the book's own choices for Impossible and every reply for the
-    # other side, finds the book's positions and no others.
-    walked = {book.key_of(board)[0] for board in book.positions(depth, lambda board: book.lookup(board).candidates)}
-    assert walked == set(entries)
-    assert book.key_of("." * 25)[0] in entries
-
-
-def test_the_file_is_exactly_what_the_encoder_writes_for_its_entries():
-    depth, entries = book.load()
-    assert book.encode(entries, depth) == book.PATH.read_bytes()
-    assert book.PATH.stat().st_size < 300_000
-
-
-def test_an_entry_is_what_the_builder_solves_for_it_again():
-    # X in the centre, O to move: the cheapest entry to solve again (seconds).
-    key, _ = book.key_of("............X............")
-    assert book.solve_entry(book.canonical_text(key)) == book.load()[1][key]
-
-
-def test_an_entry_agrees_with_the_live_search():
-    key = entries_by_moves_played()[2]
-    board = book.canonical_text(key)
-    entry = book.lookup(board)
-    search = ExactSearch(5, 4)
-    top = search.solve(board)
-    proved = {cell: value for cell, value in entry.values.items() if value is not None}
-    assert max(entry.values[c] for c in entry.candidates) == top
-    assert all(value <= top for value in proved.values())
-    for cell in entry.candidates:
-        assert search.value_of_move(board, cell, top - 1, top) >= top
-    for cell, value in list(proved.items())[:3]:
-        assert search.value_of_move(board, cell) == value
+@pytest.fixture(scope="module")
+def layers() -> list[list[int]]:
+    return book.layers(4)  # the first five layers; all six take the builder ten seconds
 
 
 def twins(board: str) -> list[str]:
     return ["".join(board[i] for i in perm) for perm in position(board).geometry.symmetries]
 
 
-def test_a_lookup_turns_the_entry_to_the_board_asked_about():
-    # A position with no symmetry of its own, so each twin has one way back to the entry's frame.
-    board = next(b for b in map(book.canonical_text, entries_by_moves_played()) if len(set(twins(b))) == 8)
-    entry = book.lookup(board)
-    for perm in position(board).geometry.symmetries:
-        twin = "".join(board[i] for i in perm)
-        twin_entry = book.lookup(twin)
-        # Cell perm[j] of the board is cell j of the twin.
-        assert twin_entry.candidates == tuple(sorted(perm.index(c) for c in entry.candidates))
-        assert twin_entry.values == {perm.index(c): v for c, v in entry.values.items()}
+def random_board(rng: random.Random, marks: int) -> str:
+    pos = position("." * 25)
+    for _ in range(marks):
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos.board
+
+
+def test_the_shipped_book_holds_every_position_with_up_to_six_marks(layers):
+    shipped = book.load()
+    assert shipped.marks == book.MARKS == 6
+    # Up to rotation and reflection: the empty board, X's 6 first moves, 85 positions of two marks, 904 of
+    # three, 9,664 of four, 66,859 of five and 443,850 of six.
+    assert [len(layer) for layer in layers] == [1, 6, 85, 904, 9664]
+    assert len(shipped) == 1 + 6 + 85 + 904 + 9664 + 66859 + 443850
+    assert list(shipped.keys) == sorted(shipped.keys)
+    assert {key for layer in layers for key in layer} <= set(shipped.keys)
+    rng = random.Random(4)
+    assert all(book.value(random_board(rng, marks)) is not None for marks in (5, 6) for _ in range(200))
+
+
+def test_the_file_is_exactly_what_the_encoder_writes_for_its_values():
+    shipped = book.load()
+    assert book.encode(dict(shipped.items()), shipped.marks) == book.PATH.read_bytes()
+    assert book.PATH.stat().st_size < 2_000_000
+
+
+def test_a_value_below_the_last_layer_is_the_best_of_its_moves(layers):
+    rng = random.Random(3)
+    for board in [book.canonical_text(key) for key in layers[0] + layers[1]] + [
+        random_board(rng, marks) for marks in (2, 3, 4, 5) for _ in range(10)
+    ]:
+        assert book.value(board) == max(-book.value(after) for _, after in book.children(board))
+    assert book.value("." * 25) == 0  # 5×5, four in a row, is a draw
+
+
+def test_values_of_the_last_layer_are_what_the_exact_search_finds_again():
+    # Six positions with six marks, each solved again from nothing (a tenth of a second or so each).
+    rng = random.Random(5)
+    for board in [random_board(rng, 6) for _ in range(6)]:
+        assert ExactSearch(5, 4).exact_value(board) == book.value(board), board
+
+
+def test_every_twin_of_a_position_has_its_value():
+    board = "XO...X..........O........"  # no symmetry of its own
+    assert len(set(twins(board))) == 8
+    assert {book.value(twin) for twin in twins(board)} == {book.value(board)}
+
+
+@pytest.mark.parametrize(
+    "board",
+    ["." * 16, "." * 24 + "X", "XXOXO.O" + "." * 18, "XXOXOXO" + "." * 18],  # 4×4, and one, six and seven marks
+)
+def test_a_board_the_book_does_not_hold_is_not_found(board):
+    marks = len(board) - board.count(".")
+    assert (book.value(board) is None) is (len(board) != 25 or marks > book.MARKS)
 
 
 def test_play_and_analysis_take_the_book_without_searching(monkeypatch):
     def no_search(*args, **kwargs):
-        raise AssertionError("searched a position the book holds")
+        raise AssertionError("searched a position the book settles")
 
-    monkeypatch.setattr(perfect, "ExactSearch", no_search)
-    perfect.candidates.cache_clear()
-    perfect._analysis.cache_clear()
+    monkeypatch.setattr(ExactSearch, "_run", no_search)
+    perfect.forget()
     try:
-        chosen = candidates("." * 25, "minimax")
-        values = analyze("." * 25)
+        # Four marks: every move's value, and every reply's after it (the tie-break), is in the book.
+        board = "X.....O.....X.....O......"
+        chosen = candidates(board, "minimax")
+        values = analyze(board)
+        assert len(values) == 21 and "unclear" not in {result for result, _ in values.values()}
+        assert {values[c] for c in chosen} == {perfect.describe(book.value(board), 21)}
+        # Five marks: every move's value.
+        values = analyze("X.....O.....X.....O.X....")
+        assert len(values) == 20 and "unclear" not in {result for result, _ in values.values()}
+        six = "X.....O.....X.....O.X...O"
+        assert perfect.outlook(six) == perfect.describe(book.value(six), 19)
     finally:
-        perfect.candidates.cache_clear()
-        perfect._analysis.cache_clear()
-    assert chosen == book.lookup("." * 25).candidates
-    assert {values[c] for c in chosen} == {("draw", 25)}  # 5×5, four in a row, is a draw
-    assert len(values) == 25
+        perfect.forget()
 
 
-def test_a_board_outside_the_book_is_not_found():
-    assert book.lookup("XXO.O" + "." * 20) is None
-    assert book.lookup("." * 16) is None
+def test_with_six_marks_the_search_only_looks_for_a_move_that_keeps_the_books_value():
+    perfect.forget()
+    try:
+        for board in ["O...O.....X.........X.O.X", "X.O.......X.....O.X.O...."]:
+            decision = perfect.decide(board)
+            assert decision.exact and decision.choice.low == book.value(board)
+            for cell in decision.cells:
+                assert ExactSearch(5, 4).exact_value_of_move(board, cell) == book.value(board)
+    finally:
+        perfect.forget()
 
 
 @pytest.mark.parametrize(
     ("data", "message"),
-    [(b"not a book", "not a book file"), (book.MAGIC + bytes([4, 4, 1, 0, 0]), "a book for 4×4")],
+    [
+        (b"not a book", "not a book file"),
+        (book.MAGIC + book.HEADER.pack(4, 4, 1, 0), "a book for 4×4"),
+        # Fewer keys than the count, a key whose value is missing, bytes past the last value.
+        (book.MAGIC + book.HEADER.pack(5, 4, 1, 2) + zlib.compress(b"\x05"), "a damaged book file"),
+        (book.MAGIC + book.HEADER.pack(5, 4, 1, 1) + zlib.compress(b"\x05"), "a damaged book file"),
+        (book.MAGIC + book.HEADER.pack(5, 4, 1, 1) + zlib.compress(b"\x05\x00\x00"), "a damaged book file"),
+    ],
 )
 def test_a_file_that_is_not_this_book_is_refused(data, message):
     with pytest.raises(ValueError, match=message):
         book.decode(data)
-
-
-# --- the builder (`make book`), with the solving itself replaced by the shipped book's answers ---------
-
-
-def book_depth_2() -> dict[int, tuple[int, bytes]]:
-    """The entries of a book of depth 2: the empty board (Impossible is X) and X's six first moves (it is O)."""
-    keys = {book.key_of(board)[0] for board in book.positions(2, lambda board: book.lookup(board).candidates)}
-    return {key: book.load()[1][key] for key in keys}
-
-
-@pytest.fixture
-def solved(monkeypatch):
-    """Each board the builder solves, in order; the answer is the shipped book's, so nothing is searched."""
-    boards = []
-
-    def from_the_book(board):
-        boards.append(board)
-        return book.load()[1][book.key_of(board)[0]]
-
-    monkeypatch.setattr(book, "solve_entry", from_the_book)
-    return boards
-
-
-def test_the_builder_solves_each_position_once_and_logs_and_saves_after_each(solved):
-    wanted = book_depth_2()
-    assert len(wanted) == 7
-    logged, saved = [], []
-    entries = book.build(2, log=logged.append, known={}, save=lambda so_far: saved.append(dict(so_far)))
-    assert entries == wanted
-    assert sorted(book.key_of(board)[0] for board in solved) == sorted(wanted)
-    assert all(board == book.canonical_text(book.key_of(board)[0]) for board in solved)
-    assert [len(s) for s in saved] == [1, 2, 3, 4, 5, 6, 7]
-    assert saved[-1] == wanted
-    assert len(logged) == 7
-    for number, (line, board) in enumerate(zip(logged, solved, strict=True), start=1):
-        assert line.split()[:2] == [str(number), board]
-        assert line.endswith(" s")
-        assert line.startswith(f"{number:5} ")
-
-
-def test_the_builder_takes_known_entries_as_they_are(solved):
-    wanted = book_depth_2()
-    empty_key = book.key_of("." * 25)[0]
-    odd = (wanted[empty_key][0], bytes(25))  # not what a search would say: the builder must not look
-    entries = book.build(2, known={empty_key: odd})
-    assert entries == wanted | {empty_key: odd}
-    assert len(solved) == 6
-    assert "." * 25 not in solved
-    assert book.build(2, known=wanted) == wanted
-    assert len(solved) == 6  # nothing more solved, and no log or save needed
-
-
-def test_make_book_keeps_the_entries_it_has_and_writes_the_file(solved, tmp_path, capsys):
-    out = tmp_path / "book.bin"
-    out.write_bytes(book.PATH.read_bytes())
-    assert book.main(["--depth", "2", "--out", str(out)]) == 0
-    assert solved == []
-    assert book.decode(out.read_bytes()) == (2, book_depth_2())
-    assert not out.with_suffix(".partial").exists()
-    printed = capsys.readouterr().out
-    assert printed.startswith(f"7 positions, {out.stat().st_size:,} bytes, ")
-    assert printed.rstrip().endswith(f"s of CPU: {out}")
-
-
-def test_make_book_fresh_solves_every_entry_again(solved, tmp_path, capsys):
-    out = tmp_path / "book.bin"
-    out.write_bytes(book.PATH.read_bytes())
-    assert book.main(["--depth", "2", "--out", str(out), "--fresh"]) == 0
-    assert len(solved) == 7
-    assert book.decode(out.read_bytes()) == (2, book_depth_2())
-    err = capsys.readouterr().err
-    # One line per entry solved, on stderr: its number, the board, the CPU seconds it took.
-    assert [line.split()[:2] for line in err.splitlines()] == [[str(i), b] for i, b in enumerate(solved, start=1)]
-
-
-def test_an_interrupted_build_goes_on_from_the_book_and_the_partial_file(solved, tmp_path, monkeypatch):
-    wanted = sorted(book_depth_2().items())
-    out = tmp_path / "book.bin"
-    partial = tmp_path / "book.partial"
-    in_the_book, in_the_partial = dict(wanted[:2]), dict(wanted[2:5])
-    out.write_bytes(book.encode(in_the_book, 4))
-    partial.write_bytes(book.encode(in_the_partial, 0))
-    seen = []
-
-    def solve_and_look(board):
-        # What was saved beside the book before this entry: what was known, and every entry solved since.
-        seen.append(book.decode(partial.read_bytes()))
-        return book.load()[1][book.key_of(board)[0]]
-
-    monkeypatch.setattr(book, "solve_entry", solve_and_look)
-    # The defaults: the package's book, of DEPTH moves.
-    monkeypatch.setattr(book, "PATH", out)
-    monkeypatch.setattr(book, "DEPTH", 2)
-    assert book.main([]) == 0
-    # Two left to solve: before the first, the partial file as it was; after it, all that is known so far,
-    # marked as no book yet (depth 0).
-    assert seen[0] == (0, in_the_partial)
-    assert seen[1][0] == 0 and len(seen[1][1]) == 6
-    assert (in_the_book | in_the_partial).items() <= seen[1][1].items()
-    assert book.decode(out.read_bytes()) == (2, dict(wanted))
-    assert not partial.exists()
-
-
-def test_the_walk_meets_each_position_once_and_the_builder_follows_the_candidates_it_solved(solved):
-    boards = list(book.positions(2, lambda board: book.lookup(board).candidates))
-    assert len(boards) == len(set(boards)) == 7
-    assert boards[0] == "." * 25  # Impossible as X first: the empty board
-    # Three moves deep, the positions Impossible meets as X depend on its own first choices.
-    shipped = book.load()[1]
-    walked = {book.key_of(board)[0] for board in book.positions(3, lambda board: book.lookup(board).candidates)}
-    assert book.build(3, known=shipped) == {key: shipped[key] for key in walked}
-    assert len(walked) > 7
 
 
 def test_a_file_that_is_not_a_book_is_named_so():
@@ -218,67 +133,118 @@ def test_a_file_that_is_not_a_book_is_named_so():
     assert str(refused.value) == "not a book file"
 
 
-# --- what solving one entry may spend, on a board solved in milliseconds rather than a book position -----
-
-# X O . O .
-# . . X . X
-# . O X . .
-# O . . . O
-# X . . X O   X to move wins: at 6, 8, 17 or 22 on its next move, anywhere else only later.
-QUICK_WIN = "XO.O...X.X.OX..O...OX..XO"
+def test_the_encoding_round_trips_keys_of_every_size():
+    values = {0: 0, 1: -3, 127: 105, 128: -124, 2**49 + 5: 7, 2**50 - 1: -1}
+    decoded = book.decode(book.encode(values, 3))
+    assert decoded.marks == 3 and len(decoded) == 6
+    assert dict(decoded.items()) == values
+    assert decoded.get(2) is None and decoded.get(2**50) is None
 
 
-def cells_of(mask: int) -> list[int]:
-    return [c for c in range(book.N * book.N) if mask >> c & 1]
+# --- the builder (`make book`), at two marks, the last layer's values taken from the shipped book ----------
 
 
-def test_an_entry_with_no_nodes_for_the_other_best_moves_keeps_the_first_one_found(monkeypatch):
-    full_mask, full_row = book.solve_entry(QUICK_WIN)
-    assert cells_of(full_mask) == [6, 8, 17, 22]
-    monkeypatch.setattr(book, "EXTRA_NODES", 0)
-    mask, row = book.solve_entry(QUICK_WIN)
-    # One best move is found whatever it costs; proving the others as good would cost more.
-    assert len(cells_of(mask)) == 1
-    assert mask & full_mask == mask
-    assert row == full_row  # the values have a budget of their own
+@pytest.fixture
+def solved(monkeypatch):
+    """Each board the builder solves, in order; the answer is the shipped book's, so nothing is searched."""
+    boards = []
+    shipped = book.load()
+
+    def from_the_book(board):
+        boards.append(board)
+        return shipped.get(book.key_of(board)[0])
+
+    monkeypatch.setattr(book, "solver", lambda: from_the_book)
+    monkeypatch.setattr(book, "SAVE_EVERY", 20)
+    monkeypatch.setattr(book, "LOG_EVERY", 40)
+    return boards
 
 
-def test_an_entry_marks_the_move_values_its_budget_did_not_prove(monkeypatch):
-    full_mask, full_row = book.solve_entry(QUICK_WIN)
-    assert book.UNPROVED not in full_row  # the full budget proves every value here
-    monkeypatch.setattr(book, "VALUE_NODES", 1)
-    mask, row = book.solve_entry(QUICK_WIN)
-    assert mask == full_mask  # the candidates have a budget of their own
-    # One node settles only some moves; the rest are written as unproved, never as a guess.
-    unproved = [c for c, byte in enumerate(row) if byte == book.UNPROVED]
-    assert 0 < len(unproved) < QUICK_WIN.count(".")
-    assert all(byte == full_row[c] for c, byte in enumerate(row) if c not in unproved)
+def two_marks(layers) -> dict[int, int]:
+    return {key: book.load().get(key) for layer in layers[:3] for key in layer}
 
 
-def test_the_builders_table_is_emptied_at_its_limit(monkeypatch):
-    searches = []
-
-    class Watched(ExactSearch):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            searches.append(self)
-
-    monkeypatch.setattr(book, "ExactSearch", Watched)
-    entry = book.solve_entry(QUICK_WIN)
-    grown = len(searches[-1].table)
-    monkeypatch.setattr(book, "BUILD_TABLE_LIMIT", 20)
-    # The table only saves work: emptied whenever it holds 20 positions, it gives the same entry.
-    assert book.solve_entry(QUICK_WIN) == entry
-    assert 1 <= len(searches[-1].table) <= 20 < grown
+def test_the_builder_solves_the_last_layer_once_and_works_out_the_rest(solved, layers):
+    logged, saved = [], []
+    values = book.build(2, log=logged.append, known={}, save=lambda so_far: saved.append(dict(so_far)))
+    assert values == two_marks(layers)
+    assert solved == [book.canonical_text(key) for key in layers[2]]  # in the order of their keys
+    assert [len(s) for s in saved] == [20, 40, 60, 80]
+    assert [line.split(", ")[0] for line in logged] == [f"{n} of 85 positions with 2 marks" for n in (40, 80)]
+    assert all(line.endswith(" s") for line in logged)
 
 
-def test_a_value_the_book_could_not_prove_is_read_as_unknown_never_as_a_number():
-    # Each entry's move values were searched within a node budget; where it ran out the book holds UNPROVED,
-    # and a lookup must give None there (the analysis then says "unclear"), never a value.
-    unproved = 0
-    for key, (_, row) in book.load()[1].items():
-        values = book.lookup(book.canonical_text(key)).values
-        assert sum(value is None for value in values.values()) == row.count(book.UNPROVED)
-        assert all(value is None or abs(value) <= WIN + 25 for value in values.values())
-        unproved += row.count(book.UNPROVED)
-    assert unproved > 0  # the shipped book has some: the empty board's corners, for one
+def test_the_builder_takes_known_values_as_they_are(solved, layers):
+    wanted = two_marks(layers)
+    first = layers[2][0]
+    odd = {first: 99}  # not what a search would say: the builder must not look
+    values = book.build(2, known=odd)
+    assert values[first] == 99 and len(solved) == 84
+    assert book.build(2, known=wanted) == wanted
+    assert len(solved) == 84  # nothing more solved
+
+
+def test_make_book_keeps_the_values_it_has_and_writes_the_file(solved, tmp_path, capsys, layers):
+    out = tmp_path / "book.bin"
+    out.write_bytes(book.PATH.read_bytes())
+    assert book.main(["--marks", "2", "--out", str(out)]) == 0
+    assert solved == []
+    decoded = book.decode(out.read_bytes())
+    assert decoded.marks == 2 and dict(decoded.items()) == two_marks(layers)
+    assert not out.with_suffix(".partial").exists()
+    printed = capsys.readouterr().out
+    assert printed.startswith(f"92 positions, {out.stat().st_size:,} bytes, ")
+    assert printed.rstrip().endswith(f"s of CPU: {out}")
+
+
+def test_make_book_fresh_solves_every_value_again(solved, tmp_path, capsys, layers):
+    out = tmp_path / "book.bin"
+    out.write_bytes(book.PATH.read_bytes())
+    assert book.main(["--marks", "2", "--out", str(out), "--fresh"]) == 0
+    assert len(solved) == 85
+    assert dict(book.decode(out.read_bytes()).items()) == two_marks(layers)
+    assert capsys.readouterr().err.splitlines()[0].startswith("40 of 85 positions with 2 marks, ")
+
+
+def test_an_interrupted_build_goes_on_from_the_book_and_the_partial_file(solved, tmp_path, monkeypatch, layers):
+    wanted = two_marks(layers)
+    last = layers[2]
+    out = tmp_path / "book.bin"
+    partial = tmp_path / "book.partial"
+    in_the_book = {key: wanted[key] for key in last[:30]}
+    in_the_partial = {key: wanted[key] for key in last[30:50]}
+    out.write_bytes(book.encode(in_the_book, 2))
+    partial.write_bytes(book.encode(in_the_partial, 0))
+    # The defaults: the package's book, of MARKS marks.
+    monkeypatch.setattr(book, "PATH", out)
+    monkeypatch.setattr(book, "MARKS", 2)
+    assert book.main([]) == 0
+    assert len(solved) == 35  # only the values neither file held
+    assert dict(book.decode(out.read_bytes()).items()) == wanted
+    assert not partial.exists()
+
+
+def test_a_build_saves_what_it_has_solved_beside_the_book(solved, tmp_path, monkeypatch):
+    out = tmp_path / "book.bin"
+    seen = []
+    shipped = book.load()
+
+    def solve_and_look(board):
+        if out.with_suffix(".partial").exists():
+            seen.append(book.decode(out.with_suffix(".partial").read_bytes()))
+        return shipped.get(book.key_of(board)[0])
+
+    monkeypatch.setattr(book, "solver", lambda: solve_and_look)
+    assert book.main(["--marks", "2", "--out", str(out)]) == 0
+    # Saved after every 20 solved, marked as no book yet (0 marks); gone once the book is written.
+    assert [len(s) for s in seen] == [20] * 20 + [40] * 20 + [60] * 20 + [80] * 5
+    assert {s.marks for s in seen} == {0}
+    assert not out.with_suffix(".partial").exists()
+
+
+def test_a_file_that_is_not_a_book_is_not_reused(solved, tmp_path, capsys):
+    out = tmp_path / "book.bin"
+    out.write_bytes(b"an old book")
+    assert book.main(["--marks", "1", "--out", str(out)]) == 0
+    assert f"not reusing {out}: not a book file" in capsys.readouterr().err
+    assert len(solved) == 6

@@ -83,22 +83,27 @@ def test_bench_reports_every_figure(capsys):
     assert status in (0, 1)  # the timing goals are for the benchmark to judge, not a test
 
 
-def test_bench_on_4x4_times_the_cold_solve_and_impossibles_moves(capsys):
-    status, out, _ = run(capsys, "bench", "--board", "4x4", "--games", "2", "--json")
+def test_bench_on_4x4_times_every_kind_of_request(capsys):
+    status, out, _ = run(capsys, "bench", "--board", "4x4", "--games", "2", "--positions", "5", "--json")
     report = json.loads(out)
     timing = report["timing"]
     assert timing["board"] == "4x4"
-    assert timing["cold_solve_nodes"] > 1000
-    assert timing["moves"] >= 8 and timing["book_moves"] == 0
-    assert set(report["met"]) == {"median_s", "worst_s", "moves", "cold_solve_s"}
-    assert status == 1  # two games are fewer than the 200 positions the goal asks for
+    assert timing["random_positions"] == 5 and timing["game_positions"] >= 4 and timing["examples"] == 3
+    assert timing["positions"] == 5 + timing["game_positions"] + 3
+    for kind in ("move", "analysis", "outlook", "hint"):
+        assert timing[kind]["calls"] == timing["positions"]
+        assert 0 <= timing[kind]["median_s"] <= timing[kind]["worst_s"]
+    assert timing["exact_moves"] + timing["fallbacks"] == timing["positions"]
+    assert timing["book_load_s"] is None and timing["in_book"] == 0
+    assert set(report["met"]) == {"worst_s", "positions"}
+    assert status == 1  # a dozen positions are fewer than the 200 the goal asks for
 
 
 def test_bench_on_5x5_reads_the_book(capsys):
-    status, out, _ = run(capsys, "bench", "--board", "5x5", "--games", "1")
-    assert "the opening book loaded" in out
-    assert "from the book" in out
-    assert status == 1  # one game is fewer than the 200 positions the goal asks for
+    status, out, _ = run(capsys, "bench", "--board", "5x5", "--games", "1", "--positions", "3")
+    assert "the book: 521,369 positions" in out
+    assert "moves proved best: " in out and "move values proved: " in out
+    assert status == 1  # a few positions are fewer than the 200 the goal asks for
 
 
 def test_bench_refuses_an_unknown_board(capsys):

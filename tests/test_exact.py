@@ -5,10 +5,22 @@ from functools import cache
 
 import pytest
 
-from webapp.engine import perfect
+from webapp.engine import pacing, perfect
 from webapp.engine.bitboard import bit_geometry, bits_of, text_of
 from webapp.engine.boards import position
-from webapp.engine.exact import INF, WIN, ExactSearch, OutOfBudget, _interchangeable
+from webapp.engine.exact import (
+    CHECK_EVERY,
+    INF,
+    PAIRING_STEPS,
+    WIN,
+    Choice,
+    ExactSearch,
+    OutOfBudget,
+    _interchangeable,
+    has_pairing,
+    pack,
+    unpack,
+)
 from webapp.engine.levels import WIN as LEVELS_WIN
 from webapp.engine.levels import analyze, candidates, choose_move
 from webapp.engine.rules import Position, other
@@ -158,9 +170,9 @@ def test_equal_moves_are_narrowed_to_those_that_leave_the_most_losing_replies():
     # eight of O's replies lose, more than after any other
     board = ".....OXXO.O.X..."
     search = ExactSearch(4, 4)
-    top, optimal = search.optimal_moves(board)
-    assert top == 0 and len(optimal) == 10
-    rope = {cell: search._mistakes_after(board, cell, top, None) for cell in optimal}
+    choice, optimal = search.optimal_moves(board)
+    assert choice.exact and choice.low == 0 and len(optimal) == 10
+    rope = {cell: search._mistakes_after(board, cell, 0) for cell in optimal}
     assert rope[3] == rope[9] == 8 == max(rope.values())
     assert candidates(board, "minimax") == (3, 9)
     # Each reply counted as a mistake is one: it gives X more than the draw.
@@ -173,19 +185,35 @@ def test_a_node_budget_stops_the_search_and_the_analysis_says_unclear(monkeypatc
     with pytest.raises(OutOfBudget):
         ExactSearch(5, 4, max_nodes=50).solve("." * 25)
     monkeypatch.setattr(perfect, "ANALYSIS_NODES", 25 * 30)
-    board = "......X...........O......"  # not in the book
-    perfect._analysis.cache_clear()
+    board = "..X..OO...X.....X...O..X."  # seven marks: past the book, and not solved in 750 nodes
+    perfect.forget()
     try:
         values = perfect.analyze(board)
     finally:
-        perfect._analysis.cache_clear()
+        perfect.forget()
     assert ("unclear", None) in values.values()
     assert all(result == "unclear" or plies is not None for result, plies in values.values())
+    # Only complete answers are remembered: the next request searches again, and may have the time.
+    assert board not in perfect.ANALYSES.entries
 
 
-def test_the_caches_are_bounded():
-    for cached in (perfect.candidates, perfect._analysis, perfect.outlook):
-        assert cached.cache_info().maxsize == perfect.CACHED_BOARDS
+def test_the_memories_are_bounded_by_entries():
+    perfect.forget()
+    try:
+        for memory in (perfect.DECISIONS, perfect.ANALYSES, perfect.OUTLOOKS):
+            assert memory.size == perfect.CACHED_BOARDS
+        found = dict.fromkeys(pos.board for pos in sample(16, "." * 16, range(10, 14), perfect.CACHED_BOARDS + 80))
+        boards = list(found)[: perfect.CACHED_BOARDS + 20]
+        assert len(boards) == perfect.CACHED_BOARDS + 20
+        for board in boards:
+            perfect.decide(board)
+            perfect.analyze(board)
+            perfect.outlook(board)
+        for memory in (perfect.DECISIONS, perfect.ANALYSES, perfect.OUTLOOKS):
+            assert len(memory.entries) == perfect.CACHED_BOARDS
+            assert boards[-1] in memory.entries and boards[0] not in memory.entries  # the oldest went first
+    finally:
+        perfect.forget()
 
 
 def play_game(empty: str, levels: dict[str, str], rng: random.Random) -> Position:
@@ -222,72 +250,106 @@ DEAD_CELLS = "..OX.O.OOX..X.XX"
 TEN_DRAWS = ".....OXXO.O.X..."
 
 
-def test_the_node_budget_in_force_before_a_call_is_in_force_after_it():
+def test_a_calls_own_budget_ends_with_the_call():
     search = ExactSearch(4, 4, max_nodes=10**5)
-    search.move_values(TEN_DRAWS, total_nodes=500)
-    assert search.max_nodes == 10**5
-    search.best_move(TEN_DRAWS)
-    assert search.max_nodes == 10**5
-    search.optimal_moves(TEN_DRAWS, extra_nodes=50)
-    assert search.max_nodes == 10**5
-    search.best_moves(TEN_DRAWS, extra_nodes=50)
-    assert search.max_nodes == 10**5
+    search.move_values(TEN_DRAWS, total_nodes=5)
+    search.best_moves(TEN_DRAWS, extra_nodes=5)
+    before = search.nodes
+    assert search.solve(".X.X..O...O.....") == 0  # a draw that takes more than five nodes to prove
+    assert search.nodes - before > 5
 
 
 def test_the_budget_of_all_the_move_values_together():
     empties = [c for c, ch in enumerate(TWO_WINS) if ch == "."]
     search = ExactSearch(4, 4)
     search.solve(TEN_DRAWS)  # nodes already counted: the budget runs from here
-    assert search.move_values(TWO_WINS, total_nodes=0) == dict.fromkeys(empties)  # not even a win at once
-    # One node: the win at 3 costs none; 7 costs the one node (O then faces both completions: a win in three
-    # plies); then nothing is left.
-    values = ExactSearch(4, 4).move_values(TWO_WINS, total_nodes=1)
-    assert list(values) == empties
-    assert values == {3: WIN + 5, 7: WIN + 3, 11: None, 12: None, 14: None, 15: None}
+    # The two wins at once cost nothing, and are exact with no budget at all.
+    assert search.move_values(TWO_WINS, total_nodes=0) == {
+        3: WIN + 5,
+        7: None,
+        11: None,
+        12: WIN + 5,
+        14: None,
+        15: None,
+    }
+    # Each other move is asked win, draw or loss first, a node each here (O then faces both completions):
+    # four nodes settle that, and only the fifth onwards go to the losses' distances.
+    for budget, settled in [(4, {}), (6, {7: WIN + 3, 11: WIN + 3})]:
+        values = ExactSearch(4, 4).move_values(TWO_WINS, total_nodes=budget)
+        assert list(values) == empties
+        assert values == {3: WIN + 5, 7: None, 11: None, 12: WIN + 5, 14: None, 15: None} | settled
+    assert ExactSearch(4, 4).move_values(TWO_WINS, total_nodes=8) == {
+        3: WIN + 5,
+        7: WIN + 3,
+        11: WIN + 3,
+        12: WIN + 5,
+        14: WIN + 3,
+        15: WIN + 3,
+    }
+
+
+def test_the_lifetime_budget_bounds_every_call_together():
+    search = ExactSearch(5, 4, max_nodes=2_000)
+    with pytest.raises(OutOfBudget):
+        search.exact_value("..X...X.O...O.......X....")
+    # The budget is spent to the node, give or take the steps of one look for a pairing.
+    assert 2_000 < search.nodes <= 2_000 + PAIRING_STEPS + 1
+    with pytest.raises(OutOfBudget):
+        search.solve("." * 24 + "X")  # nothing is left for any question
+    assert search.move_values(".X" + "." * 23)[0] is None
 
 
 def test_the_first_best_move_is_kept_and_others_only_within_the_extra_budget():
     search = ExactSearch(4, 4)
-    assert search.best_move(TWO_WINS) == (WIN + 5, 3)
-    assert search.optimal_moves(TWO_WINS, extra_nodes=0) == (WIN + 5, (3,))
-    assert ExactSearch(4, 4).optimal_moves(TWO_WINS, extra_nodes=1) == (WIN + 5, (3, 12))  # 12 costs no node
-    assert ExactSearch(4, 4).optimal_moves(TEN_DRAWS, extra_nodes=0) == (0, (9,))
+    assert search.best_move(TWO_WINS) == Choice(3, WIN + 5, True)  # the win at once is tried first
+    assert ExactSearch(4, 4).optimal_moves(TWO_WINS, extra_nodes=0) == (
+        Choice(3, WIN + 5, True),
+        (3, 12),
+    )  # 12: no node
+    assert ExactSearch(4, 4).optimal_moves(TEN_DRAWS, extra_nodes=0) == (Choice(9, 0, True), (9,))
 
 
 def test_the_tie_break_is_skipped_when_its_budget_runs_out():
-    assert ExactSearch(4, 4).best_moves(TEN_DRAWS) == (3, 9)
-    assert ExactSearch(4, 4).best_moves(TEN_DRAWS, extra_nodes=0) == (9,)
+    assert ExactSearch(4, 4).best_moves(TEN_DRAWS)[1] == (3, 9)
+    assert ExactSearch(4, 4).best_moves(TEN_DRAWS, extra_nodes=0)[1] == (9,)
     # Enough to prove all ten draws, not enough for the tie-break among them: all ten are given.
-    assert ExactSearch(4, 4).best_moves(TEN_DRAWS, extra_nodes=1200) == (0, 1, 2, 3, 4, 9, 11, 13, 14, 15)
-    assert ExactSearch(4, 4).best_moves(TEN_DRAWS, extra_nodes=3000) == (3, 9)
+    assert ExactSearch(4, 4).best_moves(TEN_DRAWS, extra_nodes=400)[1] == (0, 1, 2, 3, 4, 9, 11, 13, 14, 15)
+    assert ExactSearch(4, 4).best_moves(TEN_DRAWS, extra_nodes=800)[1] == (3, 9)
 
 
 @pytest.mark.parametrize("board", [TEN_DRAWS, "..OXOX..OX..XX.O"])  # X to move draws; O to move is lost
 def test_the_tie_break_counts_the_replies_that_give_more_than_the_best_value(board):
     search = ExactSearch(4, 4)
-    top, optimal = search.optimal_moves(board)
+    choice, optimal = search.optimal_moves(board)
     mark = "X" if board.count("X") == board.count("O") else "O"
     mistakes = {}
     for cell in optimal:
         after = board[:cell] + mark + board[cell + 1 :]
         replies = [c for c, ch in enumerate(after) if ch == "."]
-        mistakes[cell] = sum(ExactSearch(4, 4).value_of_move(after, r) < -top for r in replies)
+        mistakes[cell] = sum(ExactSearch(4, 4).value_of_move(after, r) < -choice.low for r in replies)
     most = max(mistakes.values())
-    assert search.best_moves(board) == tuple(c for c in optimal if mistakes[c] == most)
-    assert len(search.best_moves(board)) < len(optimal)
+    assert search.best_moves(board)[1] == tuple(c for c in optimal if mistakes[c] == most)
+    assert len(search.best_moves(board)[1]) < len(optimal)
 
 
-def test_cells_on_no_open_line_are_searched_once_for_all():
+def test_cells_on_no_open_line_are_searched_once_for_all(monkeypatch):
     g = bit_geometry(4, 4)
     assert _interchangeable(g, DEAD_CELLS) == {0: 0, 1: 0, 10: 0, 11: 0}
     search = ExactSearch(4, 4)
     assert sorted(search.root_order(DEAD_CELLS)) == [0, 4, 6, 13]
+    asked = []
+    ask = ExactSearch.value_of_move
+
+    def recorded(self, board, cell, *window):
+        asked.append(cell)
+        return ask(self, board, cell, *window)
+
+    monkeypatch.setattr(ExactSearch, "value_of_move", recorded)
     values = search.move_values(DEAD_CELLS)
     assert values[0] == values[1] == values[10] == values[11]
-    alone = ExactSearch(4, 4)
+    assert set(asked) == {0, 4, 6, 13}  # the twins cost nothing
     for cell in (0, 4, 6, 13):
-        assert alone.value_of_move(DEAD_CELLS, cell) == values[cell]
-    assert search.nodes == alone.nodes  # the twins cost nothing
+        assert ExactSearch(4, 4).exact_value_of_move(DEAD_CELLS, cell) == values[cell]
 
 
 def test_the_root_tries_the_tables_best_move_first_in_the_boards_own_frame():
@@ -301,7 +363,13 @@ def test_the_root_tries_the_tables_best_move_first_in_the_boards_own_frame():
     # The empty board: all eight images are one key, and the first of them is the board itself.
     search = ExactSearch(4, 4)
     search.solve("." * 16)
-    assert search.root_order("." * 16)[0] == search.table[0][2]
+    assert search.root_order("." * 16)[0] == unpack(search.table[0])[2]
+
+
+def test_the_root_tries_a_win_at_once_first():
+    # X to move: 3 and 12 complete a line; 3 comes first among the cells, whatever the table says.
+    assert ExactSearch(4, 4).root_order(TWO_WINS)[0] == 3
+    assert ExactSearch(4, 4).root_order("XXX.OOO.........")[0] == 3
 
 
 def test_solve_values_match_plain_negamax_with_either_side_to_move():
@@ -348,17 +416,18 @@ def test_a_position_three_cells_from_the_end_can_still_be_won_or_lost_there():
     assert values[12] == -WIN
 
 
-# The nodes that move_values and then best_moves visit today, pinned: the order the cells are tried in and the
-# bounds from the distance to the end decide them, and a change there that keeps every value shows only here.
+# The nodes that move_values and then best_moves visit today, pinned (a step of a look for a pairing counts
+# as one): the order the cells are tried in, the pairings and the bounds from the distance to the end decide
+# them, and a change there that keeps every value shows only here.
 EXACT_NODES = {
-    "XOOOXXXO.O...X.X": 15,
-    ".O.X..XX.OO.OXOX": 30,
-    ".XXOX.OX.XO..O..": 576,
-    "OXOO.XX..OXXXXOO": 16,
-    "OXXX..XOO..OXOO.XXO.X.OX.": 70,
-    ".OX.OXXO..X..OXOOX..XOXOX": 50,
-    "XOXO.X.X.XOO.OXX.OX....OO": 54,
-    ".XX.X.OOO.......": 6872,
+    "XOOOXXXO.O...X.X": 25,
+    ".O.X..XX.OO.OXOX": 26,
+    ".XXOX.OX.XO..O..": 223,
+    "OXOO.XX..OXXXXOO": 15,
+    "OXXX..XOO..OXOO.XXO.X.OX.": 53,
+    ".OX.OXXO..X..OXOOX..XOXOX": 61,
+    "XOXO.X.X.XOO.OXX.OX....OO": 53,
+    ".XX.X.OOO.......": 894,
 }
 
 
@@ -431,19 +500,19 @@ def test_a_search_with_no_budget_is_never_stopped_however_many_nodes_came_before
 
 
 def test_the_tie_break_spends_its_budget_to_the_node():
-    # X to move: five moves hold the draw, and telling them apart costs more than 50 nodes.
+    # X to move: all six moves hold the draw; the best is proved in 17 nodes, the five others in 9 more.
     board = "O..OOXXO...XXXO."
     optimal = ExactSearch(4, 4)
-    assert optimal.optimal_moves(board, extra_nodes=50) == (0, (1, 2, 9, 10, 15))
-    assert optimal.nodes == 76
+    assert optimal.optimal_moves(board, extra_nodes=50) == (Choice(9, 0, True), (1, 2, 8, 9, 10, 15))
+    assert optimal.nodes == 26
+    # The tie-break needs 50 nodes and a last step of a pairing: with 49, it is stopped where they run out,
+    # and every move proved as good is kept.
     search = ExactSearch(4, 4)
-    assert search.best_moves(board, extra_nodes=50) == (1, 2, 9, 10, 15)
-    # The replies searched took the 50 nodes exactly, so no other was started.
-    assert search.nodes == 76 + 50
-    # With 51, the reply searched when the budget ran out was stopped at the first node over it.
+    assert search.best_moves(board, extra_nodes=49)[1] == (1, 2, 8, 9, 10, 15)
+    assert search.nodes <= 26 + 49 + 1 + PAIRING_STEPS
     search = ExactSearch(4, 4)
-    search.best_moves(board, extra_nodes=51)
-    assert search.nodes == 77 + 51 + 1
+    assert search.best_moves(board, extra_nodes=50)[1] == (1, 9)
+    assert search.nodes == 26 + 51
 
 
 @pytest.mark.parametrize(
@@ -462,7 +531,7 @@ def test_the_tie_break_spends_its_budget_to_the_node():
 def test_the_tie_break_asks_each_reply_only_whether_it_gives_more(board, top, cell, mistakes, nodes):
     # A null window just above the best value: a reply that cannot give more is dismissed at once.
     search = ExactSearch(4, 4)
-    assert search._mistakes_after(board, cell, top, None) == mistakes
+    assert search._mistakes_after(board, cell, top) == mistakes
     assert search.nodes == nodes
 
 
@@ -477,3 +546,158 @@ def test_the_table_is_emptied_as_soon_as_it_holds_its_limit():
     one_short = ExactSearch(4, 4, table_limit=stored - 1)
     assert one_short.solve(TEN_DRAWS) == 0
     assert len(one_short.table) == 1
+
+
+# --- pairings, the budget's fallback, the pace, the table's entries (issue 19) ---------------------------
+
+
+def open_lines(board: str, against: str) -> list[int]:
+    """The lines (as masks) on which ``against`` has no mark: the ones its opponent could still complete."""
+    g = bit_geometry(int(len(board) ** 0.5), 4)
+    theirs = sum(1 << c for c, ch in enumerate(board) if ch == against)
+    return [line for line in g.lines if not line & theirs]
+
+
+def test_a_pairing_found_means_the_other_side_cannot_win_whoever_is_to_move():
+    found = 0
+    for pos in sample(17, "." * 16, range(8, 12), 200):
+        free = sum(1 << c for c, ch in enumerate(pos.board) if ch == ".")
+        for defender in "XO":
+            # The side to move may take a cell before it pairs off the rest; its opponent may not.
+            if has_pairing(open_lines(pos.board, defender), free, move_first=pos.to_move == defender)[0]:
+                found += 1
+                score, _ = reference(pos.board)
+                # The defender's result is a draw or better: as the side to move, or as its opponent.
+                assert (score if pos.to_move == defender else -score) >= 0, (pos.board, defender)
+    assert found > 100
+
+
+def test_a_pairing_gives_each_line_its_own_two_cells():
+    # The two windows of one row of five share the cells 1 to 3: one pair in there serves both.
+    row = [0b01111, 0b11110]
+    assert has_pairing(row, 0b01110) == (True, 1)
+    assert has_pairing(row, 0b10001) == (False, 1)
+    # Two columns of four and a row crossing them: six cells are needed, and five are too few.
+    lines = [0b0001_0001_0001_0001, 0b0010_0010_0010_0010, 0b1111]
+    assert has_pairing(lines, 0b0011_0011_0001_1111)[0] is True
+    assert has_pairing(lines, 0b0001_0001_0001_0111)[0] is False
+
+
+def test_a_look_for_a_pairing_gives_up_after_its_steps():
+    lines = open_lines("." * 25, "X")  # every line of the empty 5×5 board: 28 lines, 25 cells
+    assert has_pairing(lines, (1 << 25) - 1) == (False, PAIRING_STEPS)
+    assert has_pairing(lines, (1 << 25) - 1, steps=3) == (False, 3)
+
+
+def test_a_table_entry_packs_both_bounds_and_the_move_into_a_small_integer():
+    for low, high, cell in [(-INF, INF, -1), (-(WIN + 24), WIN + 24, 24), (0, 0, 0), (-3, 105, 7)]:
+        assert unpack(pack(low, high, cell)) == (low, high, cell)
+        assert pack(low, high, cell) < 2**24
+
+
+# . O . . / . . X . / X . X . / O O X .   O to move: one move holds the draw (12, the block), the eight others lose.
+SHARP = ".O....X.X.X.OOX."
+# . . . . / X O . O / . . X X / X O . O   X to move: one move wins, the seven others only draw.
+ONE_WIN = "....XO.O..XXXO.O"
+
+
+def negamax_value(outcome: tuple[int, int], empties: int) -> int:
+    """The reference's (score, plies to the end) on the exact search's scale."""
+    score, plies = outcome
+    return score * (WIN + empties - plies) if score else 0
+
+
+@pytest.mark.parametrize("board", [SHARP, ONE_WIN, ".......XOOX.O.XX", TEN_DRAWS, TWO_WINS, "XOOOXX.X.O....X."])
+def test_out_of_budget_the_move_kept_is_proved_as_good_as_it_says(board):
+    pos = position(board)
+    empties = board.count(".")
+    best = max(negamax_value(after(pos, m), empties) for m in pos.legal_moves())
+    full = ExactSearch(4, 4)
+    full.best_move(board)
+    lows = []
+    for budget in range(0, full.nodes + 2):
+        choice = ExactSearch(4, 4, max_nodes=budget).best_move(board)
+        value = negamax_value(after(pos, choice.cell), empties)
+        assert value >= choice.low  # what is claimed is proved: a win is a win, "not losing" does not lose
+        if choice.exact:
+            assert value == choice.low == best
+        lows.append(choice.low)
+    assert lows == sorted(lows)  # more budget never proves less
+    assert lows[-1] == best and ExactSearch(4, 4, max_nodes=full.nodes).best_move(board).exact
+
+
+def test_where_not_losing_is_possible_impossible_never_picks_a_losing_move():
+    checked = 0
+    for pos in sample(18, "." * 16, range(7, 12), 120):
+        values = [after(pos, m) for m in pos.legal_moves()]
+        if max(values, key=rank)[0] < 0:
+            continue
+        perfect.forget()
+        for cell in perfect.decide(pos.board).cells:
+            assert after(pos, cell)[0] >= 0, (pos.board, cell)
+        checked += 1
+    perfect.forget()
+    assert checked > 80
+
+
+def test_the_search_reads_its_pace_and_lets_other_work_run_every_few_hundred_nodes():
+    pauses = []
+    ticks = iter(range(10**6))
+    pace = pacing.Pace(clock=lambda: next(ticks) / 1000, pause=lambda: pauses.append(1), deadline=None)
+    with pacing.pacing(pace):
+        search = ExactSearch(5, 4, seconds=0.02)  # twenty ticks of the pace's clock
+        with pytest.raises(OutOfBudget):
+            search.exact_value("O.........X..............")
+    # The clock is read once to start and after each pause: the twentieth pause's reading ends the search.
+    assert len(pauses) == 20
+    assert CHECK_EVERY * 20 <= search.nodes <= (CHECK_EVERY + PAIRING_STEPS) * 20
+
+
+def test_the_requests_deadline_stops_a_search_with_a_budget_of_its_own():
+    ticks = iter(range(10**6))
+    with pacing.pacing(pacing.Pace(clock=lambda: next(ticks) / 1000, deadline=0.005)):
+        search = ExactSearch(5, 4, seconds=10.0)
+        with pytest.raises(OutOfBudget):
+            search.exact_value("O.........X..............")
+    assert search.nodes <= (CHECK_EVERY + PAIRING_STEPS) * 5
+
+
+def test_the_reviewers_position_is_answered_exactly_within_the_budget():
+    # Issue 19: 10 s of CPU for one move before the budget. X to move; the book knows it (two marks).
+    board = "O.........X.............."
+    perfect.forget()
+    try:
+        decision = perfect.decide(board)
+        values = perfect.analyze(board)
+    finally:
+        perfect.forget()
+    assert decision.exact
+    assert "unclear" not in {result for result, _ in values.values()}
+    best = max(
+        values.values(), key=lambda v: ({"loss": 0, "draw": 1, "win": 2}[v[0]], -v[1] if v[0] == "win" else v[1])
+    )
+    assert {values[c] for c in decision.cells} == {best}
+
+
+def test_a_search_for_a_request_keeps_its_table_small():
+    board = "O.XOO.....X......X.X....."  # seven marks: 46,120 nodes for every move's value
+    search = perfect.search_for(board, perfect.ANALYSIS_NODES)
+    assert search.table_limit == perfect.TABLE_LIMIT <= 50_000
+    search.move_values(board)
+    assert 0 < len(search.table) <= perfect.TABLE_LIMIT
+    assert all(type(entry) is int and entry < 2**24 for entry in search.table.values())
+
+
+def test_a_hint_finds_the_best_moves_in_the_analysis_it_has_just_made(monkeypatch):
+    # A hint asks for every move's value, then for Impossible's choice: once the values are all proved, the
+    # choice needs no search for the best moves, only its tie-break.
+    perfect.forget()
+    try:
+        values = perfect.analyze(TEN_DRAWS)
+        monkeypatch.setattr(ExactSearch, "optimal_moves", lambda *args, **kwargs: pytest.fail("searched again"))
+        decision = perfect.decide(TEN_DRAWS)
+    finally:
+        perfect.forget()
+    assert decision.exact and decision.choice.low == 0
+    assert decision.cells == (3, 9)
+    assert {values[c] for c in decision.cells} == {("draw", 10)}

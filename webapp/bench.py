@@ -84,81 +84,158 @@ def versus_random(side: str, games: int, rng: random.Random) -> Record:
     return Record(side, results.count(side), results.count(None), results.count(other(side)))
 
 
-@dataclass(frozen=True, slots=True)
-class BoardTiming:
-    """The top level's cost on one board: CPU seconds per move, from the book and from live search."""
+# The reviewer's positions (issue 19) and the slowest met before the budget: each is benched on its board.
+EXACT_EXAMPLES = {
+    "4x4": (".X..............", "X..............O", "................"),
+    "5x5": (
+        "O.........X..............",  # the reviewer's example: 10 s of CPU before the budget
+        "X...........O............",  # a corner against the centre, X to move
+        "O........X...............",  # X to move wins, seven plies out of the book's five-mark reach
+        "..O.OX...X...............",
+        ".........X.........X.OOX.",
+        "........O..OXX...........",
+        "XOX............O....O..X.",
+    ),
+}
 
-    board: str
-    cold_solve_s: float | None  # the empty board solved from cold, where that is affordable (4×4)
-    cold_solve_nodes: int | None
-    book_load_s: float | None  # the opening book read from its file, where there is one (5×5)
-    book_positions: int
-    moves: int
-    book_moves: int
+
+@dataclass(frozen=True, slots=True)
+class Costs:
+    """CPU seconds of one kind of request over every sampled position, each from cold."""
+
+    calls: int
     median_s: float
     worst_s: float
     worst_board: str
-    live_median_s: float | None
-    over_1s: int  # moves that took more than a second
 
 
-def time_exact_board(key: str, games: int, rng: random.Random) -> BoardTiming:
-    """Time Impossible's every move, with nothing remembered, in ``games`` games on the board ``key`` (4x4 or 5x5):
-    against Easy and Medium, as X and as O in turn, so the positions are those of real games."""
-    from webapp.engine import book, perfect
-    from webapp.engine.bitboard import bit_geometry
+@dataclass(frozen=True, slots=True)
+class ExactBench:
+    """Impossible's cost and exactness on 4×4 or 5×5 over positions in and out of the book."""
+
+    board: str
+    positions: int
+    random_positions: int  # random games of 2 to 12 marks
+    game_positions: int  # Impossible to move in games against Easy and Medium
+    examples: int  # the reviewer's positions and the slowest met before
+    in_book: int  # positions whose every move's value the book holds (four marks or fewer on 5×5)
+    book_positions: int
+    book_bytes: int
+    book_load_s: float | None
+    move: Costs
+    analysis: Costs
+    outlook: Costs
+    hint: Costs  # a hint asks for both the move and every move's value
+    exact_moves: int  # the best move proved
+    fallbacks: int  # the budget ran out first: the best move proved so far was played
+    fallbacks_not_losing: int  # of those, the ones proved not to lose
+    fallback_boards: tuple[str, ...]
+    values: int  # every move of every analysis
+    exact_values: int  # of those, proved (the rest "unclear")
+    complete_analyses: int  # analyses with every move proved
+    proved_outlooks: int
+
+
+def exact_sample(key: str, rng: random.Random, randoms: int, games: int) -> tuple[list[str], list[str], list[str]]:
+    """(random positions with 2 to 12 marks, positions Impossible is to move in against Easy and Medium,
+    the board's examples), all unfinished."""
     from webapp.engine.boards import BY_KEY, position
-    from webapp.engine.exact import ExactSearch
 
     spec = BY_KEY[key]
-    cold_s = cold_nodes = None
-    if spec.cells <= 16:
-        bit_geometry.cache_clear()
-        start = time.process_time()
-        search = ExactSearch(spec.n, spec.k)
-        search.solve(spec.empty)
-        cold_s, cold_nodes = time.process_time() - start, search.nodes
-    load_s, entries = None, 0
-    if spec.key == "5x5":
-        book.load.cache_clear()
-        start = time.process_time()
-        entries = len(book.load()[1])
-        load_s = time.process_time() - start
-    times, live, worst_board, in_book = [], [], "", 0
+    random_boards: list[str] = []
+    while len(random_boards) < randoms:
+        pos = position(spec.empty)
+        for _ in range(rng.randint(2, 12)):
+            pos = pos.play(rng.choice(pos.legal_moves()))
+            if pos.is_over():
+                break
+        if not pos.is_over():
+            random_boards.append(pos.board)
+    played: list[str] = []
     for game in range(games):
         side = "XO"[game % 2]
         opponent = ("random", "one-ply")[game // 2 % 2]
         pos = position(spec.empty)
         while not pos.is_over():
-            if pos.to_move != side:
-                pos = pos.play(choose_move(pos.board, opponent, rng))
-                continue
-            perfect.candidates.cache_clear()
-            hit = book.lookup(pos.board) is not None
-            start = time.process_time()
-            move = choose_move(pos.board, "minimax", rng)
-            took = time.process_time() - start
-            times.append(took)
-            if hit:
-                in_book += 1
+            if pos.to_move == side:
+                played.append(pos.board)
+                pos = pos.play(choose_move(pos.board, "minimax", rng))
             else:
-                live.append(took)
-            if took >= max(times):
-                worst_board = pos.board
-            pos = pos.play(move)
-    return BoardTiming(
+                pos = pos.play(choose_move(pos.board, opponent, rng))
+    return random_boards, played, list(EXACT_EXAMPLES.get(key, ()))
+
+
+def _costs(times: list[tuple[float, str]]) -> Costs:
+    worst = max(times)
+    return Costs(len(times), statistics.median(t for t, _ in times), worst[0], worst[1])
+
+
+def time_exact_requests(key: str, rng: random.Random, randoms: int = 200, games: int = 20) -> ExactBench:
+    """Each kind of request Impossible answers on ``key`` (4x4 or 5x5), timed from cold (nothing remembered)
+    on random positions, positions from games and the examples: a move, every move's value, the outlook,
+    and a hint (the move and the values together)."""
+    from webapp.engine import book, perfect
+    from webapp.engine.levels import analyze, candidates
+    from webapp.engine.rules import EMPTY
+
+    load_s, entries, size = None, 0, 0
+    if key == "5x5":
+        book.load.cache_clear()
+        start = time.process_time()
+        entries = len(book.load())
+        load_s = time.process_time() - start
+        size = book.PATH.stat().st_size
+    random_boards, played, examples = exact_sample(key, rng, randoms, games)
+    boards = random_boards + played + examples
+    timed: dict[str, list[tuple[float, str]]] = {"move": [], "analysis": [], "outlook": [], "hint": []}
+
+    def clocked(kind: str, board: str, *asks) -> list:
+        perfect.forget()
+        start = time.process_time()
+        answers = [ask() for ask in asks]
+        timed[kind].append((time.process_time() - start, board))
+        return answers
+
+    exact_moves = values = exact_values = complete = proved = in_book = 0
+    fallbacks: list[tuple[str, bool]] = []
+    for board in boards:
+        clocked("move", board, lambda b=board: candidates(b, "minimax"))
+        decision = perfect.decide(board)  # remembered if exact; asked again (from cold) if not
+        if decision.exact:
+            exact_moves += 1
+        else:
+            fallbacks.append((board, decision.choice.low >= 0))
+        (found,) = clocked("analysis", board, lambda b=board: analyze(b))
+        values += len(found)
+        exact_values += sum(1 for result, _ in found.values() if result != "unclear")
+        complete += all(result != "unclear" for result, _ in found.values())
+        (seen,) = clocked("outlook", board, lambda b=board: perfect.outlook(b))
+        proved += seen[0] != "unclear"
+        clocked("hint", board, lambda b=board: analyze(b), lambda b=board: candidates(b, "minimax"))
+        if key == "5x5" and book.value(board) is not None and board.count(EMPTY) > book.N * book.N - book.MARKS:
+            in_book += 1
+    return ExactBench(
         board=key,
-        cold_solve_s=cold_s,
-        cold_solve_nodes=cold_nodes,
-        book_load_s=load_s,
+        positions=len(boards),
+        random_positions=len(random_boards),
+        game_positions=len(played),
+        examples=len(examples),
+        in_book=in_book,
         book_positions=entries,
-        moves=len(times),
-        book_moves=in_book,
-        median_s=statistics.median(times),
-        worst_s=max(times),
-        worst_board=worst_board,
-        live_median_s=statistics.median(live) if live else None,
-        over_1s=sum(1 for t in times if t > 1.0),
+        book_bytes=size,
+        book_load_s=load_s,
+        move=_costs(timed["move"]),
+        analysis=_costs(timed["analysis"]),
+        outlook=_costs(timed["outlook"]),
+        hint=_costs(timed["hint"]),
+        exact_moves=exact_moves,
+        fallbacks=len(fallbacks),
+        fallbacks_not_losing=sum(1 for _, safe in fallbacks if safe),
+        fallback_boards=tuple(board for board, _ in fallbacks),
+        values=values,
+        exact_values=exact_values,
+        complete_analyses=complete,
+        proved_outlooks=proved,
     )
 
 

@@ -1,17 +1,21 @@
-"""The 5×5 opening book: Impossible's first moves, solved ahead of time by the exact search.
+"""The 5×5 book: the exact value of every position with at most five marks, solved ahead of time.
 
-The first moves on 5×5 (four in a row) take the exact search from a minute (the empty board) down
-to seconds, too slow for a request, so they are solved once by ``python -m webapp.engine.book``
-(``make book``) and shipped as ``book5x5.bin`` in this package. The book holds every position
-Impossible can face with fewer than ``depth`` moves played, whichever side it plays and whatever
-its opponent does, up to rotation and reflection: for each, the moves Impossible picks among and
-each move's exact value (or "not proved" where the builder's budget for that move ran out).
+The first moves on 5×5 (four in a row) are the exact search's hardest: with two to five marks on the
+board one position can take it seconds, too slow for a request. So every such position, whoever
+played it and however, is solved once by ``python -m webapp.engine.book`` (``make book``) and shipped
+as ``book5x5.bin`` in this package: the ones with five marks by the exact search, the others from
+their children (a position's value is the best of its moves', and no game ends before the seventh
+mark). With the book, a position with four marks or fewer has every move's exact value at once, and
+one with five has its own value, which tells the live search what it must find.
 
-The file: ``MAGIC``, then n, k, depth and the entry count (one byte each but the count, two),
-then the entries zlib-compressed, sorted by key. An entry is the position's key (the least of its
-eight images, X's cells in the low half and O's in the high half; 7 bytes), the candidates as a
-cell mask (4 bytes) and one signed byte per cell: the move's negamax value, OCCUPIED or UNPROVED;
-all in the frame of the key.
+Only values are kept, never a move: a value is a fact about the position, so the file is the same
+whatever the search's order or speed, and the build is reproducible.
+
+The file: ``MAGIC``, then n, k, the most marks and the entry count (struct ``HEADER``), then
+zlib-compressed the keys (each the least of the position's eight images, X's cells in the low half
+and O's in the high half), sorted, as eight-byte little-endian integers laid out byte by byte (the
+first byte of every key, then the second, …), and then one signed byte per key: the negamax value for
+the side to move.
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ import struct
 import sys
 import time
 import zlib
-from collections.abc import Iterator
-from dataclasses import dataclass
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -32,24 +37,18 @@ from webapp.engine.rules import EMPTY, O, X
 
 N, K = 5, 4
 PATH = Path(__file__).with_name("book5x5.bin")
-MAGIC = b"TTTBOOK1"
-DEPTH = 6  # past six moves every position tried is solved live within the budget (docs/benchmarks.md)
-OCCUPIED, UNPROVED = -128, 127
-KEY_BYTES = 7
-# What the builder may spend, in nodes: on the moves beyond the first best one (the tie-break), and
-# on the exact value of each move for the analysis.
-EXTRA_NODES = 50_000
-VALUE_NODES = 100_000
-# The builder's table is emptied past this many positions, so it fits in memory (about 300 MB).
-BUILD_TABLE_LIMIT = 2_000_000
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """What the book knows of one position, in that position's own frame."""
-
-    candidates: tuple[int, ...]
-    values: dict[int, int | None]
+MAGIC = b"TTTBOOK2"
+HEADER = struct.Struct("<BBBI")
+KEY_BYTES = 8
+# Every position with this many marks or fewer. Six: with five marks, every move's value is then in the
+# book, and with seven, each is solved live within a request's budget (docs/benchmarks.md).
+MARKS = 6
+# The builder's table is emptied past this many positions (about 300 MB); one table serves every
+# position it solves, since their games share most of what follows.
+BUILD_TABLE_LIMIT = 3_000_000
+# How often the builder saves what it has solved (positions) and says how far it has got (positions walked).
+SAVE_EVERY = 500
+LOG_EVERY = 1000
 
 
 def key_of(board: str) -> tuple[int, int]:
@@ -65,159 +64,171 @@ def canonical_text(key: int) -> str:
     return "".join(X if key >> i & 1 else O if key >> (i + cells) & 1 else EMPTY for i in range(cells))
 
 
-def solve_entry(board: str) -> tuple[int, bytes]:
-    """The book's record of ``board``: its candidates as a mask and each cell's value byte."""
-    search = ExactSearch(N, K, table_limit=BUILD_TABLE_LIMIT)
-    candidates = search.best_moves(board, extra_nodes=EXTRA_NODES)
-    search.max_nodes = VALUE_NODES
-    values = search.move_values(board)
-    mask = sum(1 << c for c in candidates)
-    row = bytes(
-        (OCCUPIED if board[c] != EMPTY else UNPROVED if values[c] is None else values[c]) & 0xFF for c in range(N * N)
-    )
-    return mask, row
+def layers(marks: int = MARKS) -> list[list[int]]:
+    """The sorted keys of every position with 0, 1, … ``marks`` marks (X first, turn by turn)."""
+    found = [[key_of(EMPTY * (N * N))[0]]]
+    for count in range(1, marks + 1):
+        mark = X if count % 2 else O
+        keys = set()
+        for key in found[-1]:
+            board = canonical_text(key)
+            for cell, ch in enumerate(board):
+                if ch == EMPTY:
+                    keys.add(key_of(board[:cell] + mark + board[cell + 1 :])[0])
+        found.append(sorted(keys))
+    return found
 
 
-def positions(depth: int, moves_of) -> Iterator[str]:
-    """Every canonical board Impossible can be to move in with fewer than ``depth`` moves played,
-    playing X or O, where ``moves_of(board)`` gives its candidates there (any reply for the other side)."""
-    seen: set[tuple[int, str]] = set()
-
-    def walk(board: str, us: str, ply: int) -> Iterator[str]:
-        if ply >= depth or _finished(board):
-            return
-        key, _ = key_of(board)
-        if (key, us) in seen:
-            return
-        seen.add((key, us))
-        board = canonical_text(key)
-        mark = X if ply % 2 == 0 else O
-        if mark == us:
-            yield board
-            replies = moves_of(board)
-        else:
-            replies = [c for c, ch in enumerate(board) if ch == EMPTY]
-        for cell in replies:
-            yield from walk(board[:cell] + mark + board[cell + 1 :], us, ply + 1)
-
-    empty = EMPTY * (N * N)
-    for us in (X, O):
-        yield from walk(empty, us, 0)
+def children(board: str) -> Iterator[tuple[int, str]]:
+    """(cell, the board after the side to move plays it) for each empty cell of ``board``."""
+    mark = X if board.count(X) == board.count(O) else O
+    for cell, ch in enumerate(board):
+        if ch == EMPTY:
+            yield cell, board[:cell] + mark + board[cell + 1 :]
 
 
-def _finished(board: str) -> bool:
-    from webapp.engine.boards import position
+def solver() -> Callable[[str], int]:
+    """The exact value of a board, by one search whose table serves every board it is given."""
+    return ExactSearch(N, K, table_limit=BUILD_TABLE_LIMIT).exact_value
 
-    return position(board).is_over()
 
+def build(
+    marks: int = MARKS,
+    log: Callable[[str], None] | None = None,
+    known: dict[int, int] | None = None,
+    save: Callable[[dict[int, int]], None] | None = None,
+) -> dict[int, int]:
+    """Every position's value, key -> value: the last layer by the exact search, the rest from it.
 
-def build(depth: int = DEPTH, log=None, known: dict | None = None, save=None) -> dict[int, tuple[int, bytes]]:
-    """Solve every position of a book of ``depth`` moves; key -> (candidates mask, value bytes).
-
-    Entries in ``known`` (an earlier book's) are taken as they are: an entry does not depend on the depth.
-    ``save(entries)`` is called after each entry solved, so a long build can be taken up again.
+    Values in ``known`` (an earlier build's, or a partial one's) are taken as they are: a value is the
+    position's, whatever the build. ``save(values)`` is called after every SAVE_EVERY positions solved, so
+    a long build can be taken up again where it stopped; ``log`` hears how far it has got.
     """
-    known = known or {}
-    entries: dict[int, tuple[int, bytes]] = {}
-
-    def moves_of(board: str) -> list[int]:
-        key, _ = key_of(board)
-        if key in known:
-            entries[key] = known[key]
-        elif key not in entries:
-            start = time.process_time()
-            entries[key] = solve_entry(board)
-            if log:
-                log(f"{len(entries):5} {board} {time.process_time() - start:7.1f} s")
-            if save:
-                save(entries)
-        mask = entries[key][0]
-        return [c for c in range(N * N) if mask >> c & 1]
-
-    for _ in positions(depth, moves_of):
-        pass
-    return entries
+    values = dict(known or {})
+    keys = layers(marks)
+    solve = solver()
+    start = time.process_time()
+    solved = 0
+    for done, key in enumerate(keys[-1], 1):
+        if key not in values:
+            values[key] = solve(canonical_text(key))
+            solved += 1
+            if save and solved % SAVE_EVERY == 0:
+                save(values)
+        if log and done % LOG_EVERY == 0:
+            log(f"{done:,} of {len(keys[-1]):,} positions with {marks} marks, {time.process_time() - start:.0f} s")
+    # No game is over before the seventh mark, so below the last layer a value is the best of the moves'.
+    for layer in reversed(keys[:-1]):
+        for key in layer:
+            values[key] = max(-values[key_of(after)[0]] for _, after in children(canonical_text(key)))
+    return {key: values[key] for layer in keys for key in layer}
 
 
-def encode(entries: dict[int, tuple[int, bytes]], depth: int) -> bytes:
-    """The book file's bytes for ``entries``."""
-    body = b"".join(
-        key.to_bytes(KEY_BYTES, "little") + struct.pack("<I", mask) + row
-        for key, (mask, row) in sorted(entries.items())
-    )
-    return MAGIC + struct.pack("<BBBH", N, K, depth, len(entries)) + zlib.compress(body, 9)
+def encode(values: dict[int, int], marks: int) -> bytes:
+    """The book file's bytes for ``values``."""
+    keys = sorted(values)
+    packed = array("Q", keys)
+    if sys.byteorder == "big":
+        packed.byteswap()
+    raw = packed.tobytes()
+    # Byte j of every key together, then byte j + 1: sorted keys share their high bytes, so this packs well.
+    columns = b"".join(raw[j::KEY_BYTES] for j in range(KEY_BYTES))
+    body = columns + bytes(values[key] & 0xFF for key in keys)
+    return MAGIC + HEADER.pack(N, K, marks, len(keys)) + zlib.compress(body, 9)
 
 
-def decode(data: bytes) -> tuple[int, dict[int, tuple[int, bytes]]]:
-    """(depth, entries) from a book file's bytes."""
+class Book:
+    """The decoded book: sorted keys, and each key's value, held compactly (about 9 bytes a position)."""
+
+    def __init__(self, marks: int, keys: array, values: bytes):
+        self.marks, self.keys, self.values = marks, keys, values
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def get(self, key: int) -> int | None:
+        """The value stored for ``key``, or None."""
+        at = bisect_left(self.keys, key)
+        if at == len(self.keys) or self.keys[at] != key:
+            return None
+        value = self.values[at]
+        return value - 256 if value > 127 else value
+
+    def items(self) -> Iterator[tuple[int, int]]:
+        for key in self.keys:
+            yield key, self.get(key)
+
+
+def decode(data: bytes) -> Book:
+    """The book in a book file's bytes."""
     if not data.startswith(MAGIC):
         raise ValueError("not a book file")
-    n, k, depth, count = struct.unpack_from("<BBBH", data, len(MAGIC))
+    n, k, marks, count = HEADER.unpack_from(data, len(MAGIC))
     if (n, k) != (N, K):
         raise ValueError(f"a book for {n}×{n}, k={k}, not {N}×{N}, k={K}")
-    body = zlib.decompress(data[len(MAGIC) + 5 :])
-    size = KEY_BYTES + 4 + N * N
-    entries = {}
-    for at in range(0, count * size, size):
-        key = int.from_bytes(body[at : at + KEY_BYTES], "little")
-        (mask,) = struct.unpack_from("<I", body, at + KEY_BYTES)
-        entries[key] = (mask, body[at + KEY_BYTES + 4 : at + size])
-    return depth, entries
+    body = zlib.decompress(data[len(MAGIC) + HEADER.size :])
+    if len(body) != (KEY_BYTES + 1) * count:
+        raise ValueError("a damaged book file")
+    raw = bytearray(KEY_BYTES * count)
+    for j in range(KEY_BYTES):
+        raw[j::KEY_BYTES] = body[j * count : (j + 1) * count]
+    keys = array("Q")
+    keys.frombytes(bytes(raw))
+    if sys.byteorder == "big":
+        keys.byteswap()
+    return Book(marks, keys, body[KEY_BYTES * count :])
 
 
 @cache
-def load() -> tuple[int, dict[int, tuple[int, bytes]]]:
-    """The shipped book, read once per process; (0, {}) if the file is missing."""
+def load() -> Book:
+    """The shipped book, read once per process; an empty one if the file is missing."""
     if not PATH.exists():
-        return 0, {}
+        return Book(0, array("Q"), b"")
     return decode(PATH.read_bytes())
 
 
-def lookup(board: str) -> Entry | None:
-    """What the book says of ``board`` (a valid, unfinished 5×5 board), or None if it is not in the book."""
-    if len(board) != N * N:
+def value(board: str) -> int | None:
+    """The exact value of ``board`` (a valid, unfinished board) for the side to move, if the book holds it.
+
+    >>> value("." * 25)  # the empty 5×5 board is a draw
+    0
+    """
+    if len(board) != N * N or board.count(EMPTY) < N * N - MARKS:
         return None
-    key, symmetry = key_of(board)
-    found = load()[1].get(key)
-    if found is None:
-        return None
-    mask, row = found
-    # The entry is in the key's frame: cell j there is cell inverse[symmetry][j] here.
-    here = bit_geometry(N, K).inverse[symmetry]
-    values: dict[int, int | None] = {}
-    for j, byte in enumerate(row):
-        value = byte - 256 if byte > 127 else byte
-        if value != OCCUPIED:
-            values[here[j]] = None if value == UNPROVED else value
-    candidates = tuple(sorted(here[j] for j in range(N * N) if mask >> j & 1))
-    return Entry(candidates, dict(sorted(values.items())))
+    return load().get(key_of(board)[0])
 
 
 def main(argv: list[str] | None = None) -> int:
     """Build the book and write it to the package (``make book``)."""
     parser = argparse.ArgumentParser(prog="python -m webapp.engine.book", description=main.__doc__)
-    parser.add_argument("--depth", type=int, default=DEPTH, help="positions with fewer moves played than this")
+    # Up to six: no game is over before the seventh mark, which the values below the last layer rely on.
+    parser.add_argument(
+        "--marks", type=int, default=MARKS, choices=range(1, 7), help="every position with at most this many marks"
+    )
     parser.add_argument("--out", type=Path, default=PATH)
-    parser.add_argument("--fresh", action="store_true", help="solve every entry again, not only the new ones")
+    parser.add_argument("--fresh", action="store_true", help="solve every position again, not only the new ones")
     args = parser.parse_args(argv)
     start = time.process_time()
-    # Entries solved so far are kept beside the book, so an interrupted build goes on where it stopped.
+    # Values solved so far are kept beside the book, so an interrupted build goes on where it stopped.
     partial = args.out.with_suffix(".partial")
-    known = {}
+    known: dict[int, int] = {}
     if not args.fresh:
         for path in (args.out, partial):
             if path.exists():
-                known |= decode(path.read_bytes())[1]
-    entries = build(
-        args.depth,
+                try:
+                    known |= dict(decode(path.read_bytes()).items())
+                except ValueError as error:
+                    print(f"not reusing {path}: {error}", file=sys.stderr)
+    values = build(
+        args.marks,
         log=lambda line: print(line, file=sys.stderr, flush=True),
         known=known,
-        save=lambda so_far: partial.write_bytes(encode(known | so_far, 0)),
+        save=lambda so_far: partial.write_bytes(encode(so_far, 0)),
     )
-    data = encode(entries, args.depth)
+    data = encode(values, args.marks)
     args.out.write_bytes(data)
     partial.unlink(missing_ok=True)
-    print(f"{len(entries)} positions, {len(data):,} bytes, {time.process_time() - start:.0f} s of CPU: {args.out}")
+    print(f"{len(values):,} positions, {len(data):,} bytes, {time.process_time() - start:.0f} s of CPU: {args.out}")
     return 0
 
 

@@ -1,9 +1,16 @@
-"""Exact play on the small boards beyond 3×3 (4×4 and 5×5, four in a row): a tuned negamax.
+"""Exact play on the small boards beyond 3×3 (4×4 and 5×5, four in a row): a tuned negamax under a budget.
 
 Values are negamax values on the scale of ``webapp.engine.levels``: 0 for a draw, and for a win
 ``WIN`` plus the empty cells left when the game ends (a loss is the negative), so a faster win
 and a slower loss are worth more. What makes it fast, largest first:
 
+* pairings: when every line the opponent can still complete holds two empty cells that no other such
+  line needs (once the side to move has taken one cell of its choice), that side answers each of the
+  opponent's moves into a pair with its twin and the opponent can never win (a pairing strategy, as in
+  Hales and Jewett). Asked only whether it can win
+  (a window at or above 0), a position whose opponent has such a pairing needs no search at all; and the
+  same for the other side. So the value is asked win/draw/loss first (a window around 0, where these
+  cuts apply everywhere), and the distance to the end only after, for a win or a loss;
 * one scan of the lines still open at each node, which finds the side to move's immediate win,
   the opponent's threats (one is a forced block, two are a loss) and the lines nobody can complete
   any more; once no line is open the game is a draw, and the cells on no open line are all alike,
@@ -12,6 +19,10 @@ and a slower loss are worth more. What makes it fast, largest first:
   holding both bounds a window search leaves and the best move (turned into the key's frame);
 * that best move tried first, then the cells on the most lines;
 * two integers for the board (webapp.engine.bitboard), the eight images kept up to date by addition.
+
+A search has a budget, in nodes (the same on any machine) and in seconds of its pace's clock
+(``webapp.engine.pacing``), and lets the server's other work run every 256 nodes. Out of budget, a
+question gets no answer (``OutOfBudget``), never a guess; the callers below keep what was proved.
 
 >>> search = ExactSearch(4, 4)
 >>> search.solve("." * 16)  # the empty 4×4 board is a draw
@@ -23,37 +34,150 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from operator import add
 
+from webapp.engine import pacing
 from webapp.engine.bitboard import BitGeometry, bit_geometry, bits_of
 from webapp.engine.rules import EMPTY
 
 # The same scale as webapp.engine.levels.WIN (a test holds them equal).
 WIN = 100
 INF = 10**6
+# How often (in nodes) a search reads its clock and lets other work run: a few milliseconds.
+CHECK_EVERY = 256
+# The steps one look for a pairing may take: past this it says "none found" (the search goes on as without
+# it). Thirty find as many as a thousand on the bench's positions; each step counts as a node of the budget.
+PAIRING_STEPS = 30
+# The table's entries packed in one small integer: the lower bound, the upper bound (each offset by BIAS
+# into a byte, the outer codes standing for no bound) and the best cell plus one (0 for none).
+BIAS = 128
+NO_LOW, NO_HIGH = 0, 255
 
 
 class OutOfBudget(Exception):
-    """A search was stopped at its node budget before it proved a value."""
+    """A search was stopped at its budget (nodes or seconds) before it proved a value."""
+
+
+def unpack(entry: int) -> tuple[int, int, int]:
+    """(lower bound, upper bound, best cell or -1) from a packed table entry.
+
+    >>> unpack(pack(-INF, 3, 7))
+    (-1000000, 3, 7)
+    """
+    low, high, cell = entry >> 16, entry >> 8 & 0xFF, (entry & 0xFF) - 1
+    return (-INF if low == NO_LOW else low - BIAS), (INF if high == NO_HIGH else high - BIAS), cell
+
+
+def pack(low: int, high: int, cell: int) -> int:
+    """One table entry as a small integer (see unpack)."""
+    low_code = NO_LOW if low <= -BIAS else low + BIAS
+    high_code = NO_HIGH if high >= BIAS - 1 else high + BIAS
+    return low_code << 16 | high_code << 8 | cell + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """What ``best_move`` settled: the cell to play, its value as far as proved, and whether that is exact.
+
+    ``low`` is a proved lower bound of the cell's value (the cell can do no worse); when ``exact`` the
+    cell's value is ``low`` and no other cell does better. Otherwise the budget ran out first, and the cell
+    is the best one proved so far: ``low`` ≥ 0 means it is proved not to lose.
+    """
+
+    cell: int
+    low: int
+    exact: bool
+
+
+class Budget:
+    """What one search object may spend: nodes, and seconds of its pace's clock (read every CHECK_EVERY nodes,
+    where it also lets other work run)."""
+
+    __slots__ = ("check", "max_nodes", "node_stop", "nodes", "pace", "stop_time")
+
+    def __init__(self, max_nodes: int | None, seconds: float | None):
+        self.nodes = 0
+        self.max_nodes = max_nodes
+        self.pace = pacing.current()
+        self.stop_time = self.pace.stop_by(seconds, self.pace.clock())
+        self.arm()
+
+    def arm(self, stop: int | None = None) -> None:
+        """Let the work in hand run to ``stop`` nodes in all (or to the lifetime budget's end, if sooner)."""
+        ends = [INF**2]
+        if self.max_nodes is not None:
+            ends.append(self.max_nodes)
+        if stop is not None:
+            ends.append(stop)
+        self.node_stop = min(ends)
+        # The count at which the search next calls checkpoint: one past the budget's end, or the next pause.
+        self.check = min(self.node_stop + 1, self.nodes + CHECK_EVERY)
+
+    def checkpoint(self) -> None:
+        """Past the node budget, or the clock's, stop; otherwise let other work run and go on."""
+        if self.nodes > self.node_stop:
+            raise OutOfBudget
+        self.pace.pause()
+        if self.stop_time is not None and self.pace.clock() >= self.stop_time:
+            raise OutOfBudget
+        self.check = min(self.node_stop + 1, self.nodes + CHECK_EVERY)
 
 
 class ExactSearch:
-    """Exact values on one n×n, k-in-a-row board, with one transposition table for its lifetime.
+    """Exact values on one n×n, k-in-a-row board, with one bounded transposition table for its lifetime.
 
     Make one per request (or per book entry): the table is what makes the search fast, and it is
     dropped with the object, so nothing a visitor sends outlives the request that sent it.
-    ``max_nodes`` bounds the nodes each call of ``solve``/``value_of_move`` may visit, and the table
-    is emptied (and refilled as the search goes on) whenever it reaches ``table_limit`` positions.
+    ``max_nodes`` and ``seconds`` bound all the work of the object's lifetime together (every call of
+    every method); past either, a question raises OutOfBudget. The table is emptied (and refilled as the
+    search goes on) whenever it reaches ``table_limit`` positions. ``known(board)``, if given, is the
+    exact value of an unfinished board where one is known without search (else None).
     """
 
-    def __init__(self, n: int, k: int, *, max_nodes: int | None = None, table_limit: int | None = None):
+    def __init__(
+        self,
+        n: int,
+        k: int,
+        *,
+        max_nodes: int | None = None,
+        seconds: float | None = None,
+        table_limit: int | None = None,
+        known: Callable[[str], int | None] | None = None,
+    ):
         self.geometry = bit_geometry(n, k)
-        self.table: dict[int, tuple[int, int, int]] = {}
-        self.nodes = 0
-        self.max_nodes = max_nodes
+        # Exact values known ahead of time (the 5×5 book), asked for each position a question starts from.
+        self.known = known
+        self.table: dict[int, int] = {}
         self.table_limit = INF**2 if table_limit is None else table_limit
-        self._search = _make_search(self.geometry, self.table, self)
-        self._limit = INF**2
+        self.budget = Budget(max_nodes, seconds)
+        # The search holds the table and the budget but not this object, so that dropping the object frees
+        # the table at once (a cycle would keep it until the garbage collector's next full pass).
+        self._search = _make_search(self.geometry, self.table, self.budget, self.table_limit)
+
+    @property
+    def nodes(self) -> int:
+        """The nodes visited over the object's lifetime (a step of a look for a pairing counts as one)."""
+        return self.budget.nodes
+
+    @nodes.setter
+    def nodes(self, count: int) -> None:
+        self.budget.nodes = count
+        self.budget.arm()
+
+    def _arm(self, stop: int | None = None) -> None:
+        self.budget.arm(stop)
+
+    def close(self) -> None:
+        """Empty the table now. The recursive search refers to itself, so the object is freed only by the
+        garbage collector's next pass over such cycles; its table should not wait for that."""
+        self.table.clear()
+
+    def __enter__(self) -> ExactSearch:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
 
     # --- positions ---------------------------------------------------------------------------
 
@@ -72,147 +196,239 @@ class ExactSearch:
     def solve(self, board: str, alpha: int = -INF, beta: int = INF) -> int:
         """The negamax value of an unfinished ``board`` for the side to move (a bound outside the window)."""
         r = self.root(board)
+        if self.known is not None and (value := self.known(board)) is not None:
+            return value
         return self._run(r.me, r.them, r.keys, r.x_to_move, r.empties, alpha, beta)
 
     def value_of_move(self, board: str, cell: int, alpha: int = -INF, beta: int = INF) -> int:
         """The value, for the side to move in ``board``, of playing the empty ``cell``."""
+        settled = self.settled(board, cell)
+        if settled is not None:
+            return settled
         r = self.root(board)
-        bit = 1 << cell
-        mine = r.me | bit
-        if any(line & bit and line & mine == line for line in self.geometry.lines):
-            return WIN + r.empties - 1
         adds = self.geometry.adds[0 if r.x_to_move else 1][cell]
         keys = tuple(map(add, r.keys, adds))
-        return -self._run(r.them, mine, keys, not r.x_to_move, r.empties - 1, -beta, -alpha)
+        return -self._run(r.them, r.me | 1 << cell, keys, not r.x_to_move, r.empties - 1, -beta, -alpha)
+
+    def settled(self, board: str, cell: int) -> int | None:
+        """The exact value of playing ``cell`` in ``board`` where it needs no search (a win at once, or a
+        position whose value is known), else None."""
+        me, _ = bits_of(board)
+        mine = me | 1 << cell
+        if any(line >> cell & 1 and line & mine == line for line in self.geometry.lines):
+            return WIN + board.count(EMPTY) - 1
+        if self.known is not None:
+            mark = "X" if board.count("X") == board.count("O") else "O"
+            value = self.known(board[:cell] + mark + board[cell + 1 :])
+            if value is not None:
+                return -value
+        return None
 
     def _run(self, me: int, them: int, keys: tuple, x_to_move: bool, empties: int, alpha: int, beta: int) -> int:
-        self._limit = INF**2 if self.max_nodes is None else self.nodes + self.max_nodes
+        if self.budget.nodes >= self.budget.node_stop:
+            raise OutOfBudget
         adds_x, adds_o = self.geometry.adds
         adds_me, adds_them = (adds_x, adds_o) if x_to_move else (adds_o, adds_x)
         return self._search(me, them, keys, adds_me, adds_them, empties, alpha, beta, self.geometry.lines)
 
+    def exact_value(self, board: str) -> int:
+        """The exact value of an unfinished ``board``: win, draw or loss first, then the distance."""
+        return self._exact(self.solve(board, -1, 1), lambda a, b: self.solve(board, a, b))
+
+    def exact_value_of_move(self, board: str, cell: int) -> int:
+        """The exact value of playing ``cell`` in ``board``: win, draw or loss first, then the distance."""
+        return self._exact(self.value_of_move(board, cell, -1, 1), lambda a, b: self.value_of_move(board, cell, a, b))
+
+    @staticmethod
+    def _exact(sign: int, search: Callable[[int, int], int]) -> int:
+        # A value outside (-1, 1) is only a bound; the window that follows holds every win (or every loss),
+        # and keeps to one side of 0, where the pairings still cut.
+        if sign >= 1:
+            return search(WIN - 1, INF)
+        if sign <= -1:
+            return search(-INF, 1 - WIN)
+        return 0
+
     def move_values(self, board: str, *, total_nodes: int | None = None) -> dict[int, int | None]:
-        """Each empty cell's exact value for the side to move; None where the node budget ran out.
+        """Each empty cell's exact value for the side to move; None where the budget ran out first.
 
-        ``total_nodes`` bounds all the moves together: each may spend what the ones before it left,
-        and the first pays for most of the table that makes the others cheap.
+        Every move is asked win, draw or loss first (a draw is then exact), and only then are the wins'
+        and losses' distances sought, so a budget too small for all goes to the cheaper answers first.
+        ``total_nodes`` bounds this call's work (besides the object's own budget).
         """
-        values: dict[int, int | None] = {}
         same = _interchangeable(self.geometry, board)
-        saved = self.max_nodes
-        stop = None if total_nodes is None else self.nodes + total_nodes
+        cells = [c for c, ch in enumerate(board) if ch == EMPTY]
+        # The moves that need no search (a win at once, a position known ahead of time) first, for nothing.
+        values: dict[int, int | None] = {c: self.settled(board, c) for c in cells if same.get(c, c) == c}
+        asked = [c for c, value in values.items() if value is None]
+        # No move does better than the board's own value: known ahead of time, it caps every window. Where
+        # the board is a draw, a move is then a draw as soon as it is proved not to lose (half the work).
+        ceiling = None if self.known is None else self.known(board)
+        top = 1 if ceiling is None or ceiling > 0 else 0
+        signs = dict.fromkeys(asked, -1)  # where the board is lost, every move is: only the distance is sought
+        self._arm(None if total_nodes is None else self.nodes + total_nodes)
         try:
-            for cell, ch in enumerate(board):
-                if ch != EMPTY:
-                    continue
-                twin = same.get(cell)
-                if twin is not None and twin in values:
-                    values[cell] = values[twin]
-                    continue
-                if stop is not None:
-                    self.max_nodes = stop - self.nodes
-                    if self.max_nodes <= 0:
-                        values[cell] = None
-                        continue
-                try:
-                    values[cell] = self.value_of_move(board, cell)
-                except OutOfBudget:
-                    values[cell] = None
+            if ceiling is None or ceiling >= 0:
+                for cell in asked:
+                    sign = signs[cell] = self.value_of_move(board, cell, -1, top)
+                    if sign > -1 and (sign < 1 or top == 0):
+                        values[cell] = 0  # a draw: inside the window, or not losing where nothing wins
+            for cell in asked:
+                if values[cell] is None:
+                    values[cell] = self._exact(signs[cell], lambda a, b, c=cell: self.value_of_move(board, c, a, b))
+        except OutOfBudget:
+            pass
         finally:
-            self.max_nodes = saved
-        return values
+            self._arm()
+        return {cell: values[same.get(cell, cell)] for cell in cells}
 
-    def best_move(self, board: str) -> tuple[int, int]:
-        """(the best value, one cell that reaches it) for the side to move; exact, with no node budget."""
-        saved, self.max_nodes = self.max_nodes, None
+    def best_move(self, board: str) -> Choice:
+        """The best move for the side to move, exact if the budget allows, else the safest proved so far.
+
+        First win, draw or loss, move by move in root order (each later move only asked whether it does
+        better than the best so far, a cheap null window when it does not); then, for a win or a loss, the
+        fastest win or the slowest loss. Where the board's value is known ahead of time, each move is only
+        asked whether it reaches it. If the budget runs out in the first part, the move kept is the best
+        proved: a proved win before anything else, then a move proved not to lose; in the second, the
+        proved win (or the loss) from the first.
+        """
+        cells = self.root_order(board)
+        known = None if self.known is None else self.known(board)
+        if known is not None:
+            return self._reach(board, cells, known)
+        best, chosen = -INF, cells[0]
         try:
-            best, chosen = -INF, -1
-            for cell in self.root_order(board):
-                # Once a best is known, each other move need only show it does no better (a cheap fail-low).
-                value = self.value_of_move(board, cell, best, INF)
+            for cell in cells:
+                value = self.value_of_move(board, cell, max(best, -1), 1)
                 if value > best:
                     best, chosen = value, cell
-        finally:
-            self.max_nodes = saved
-        return best, chosen
+                    if best >= 1:
+                        break
+        except OutOfBudget:
+            # Only what was proved: each value above is a lower bound once it beat the window's bottom.
+            return Choice(chosen, best if best > -1 else -INF, False)
+        if -1 < best < 1:
+            return Choice(chosen, 0, True)
+        # The distance: a window just under every win (or every loss), so the pairings still cut.
+        low, high = (WIN - 1, INF) if best >= 1 else (-INF, 1 - WIN)
+        sure = best if best >= 1 else -INF  # a loss's bound from the first part is only an upper one
+        top, first = -INF, chosen
+        try:
+            for cell in [chosen] + [c for c in cells if c != chosen]:
+                value = self.value_of_move(board, cell, max(top, low), high)
+                if value > top:
+                    top, first = value, cell
+        except OutOfBudget:
+            if top > max(sure, low):
+                return Choice(first, top, False)
+            return Choice(chosen, sure, False)
+        return Choice(first, top, True)
+
+    def _reach(self, board: str, cells: list[int], known: int) -> Choice:
+        """best_move where the board's value is ``known``: a move that keeps the same result first (win,
+        draw or loss), then one that keeps the value itself, each asked with a null window."""
+        sign = (known > 0) - (known < 0)
+        chosen, sure = cells[0], -INF
+        try:
+            if sign >= 0:
+                for cell in cells:
+                    if self.value_of_move(board, cell, sign - 1, sign) >= sign:
+                        chosen, sure = cell, sign
+                        break
+            if sign == 0:
+                return Choice(chosen, 0, True)
+            for cell in [chosen] + [c for c in cells if c != chosen]:
+                if self.value_of_move(board, cell, known - 1, known) >= known:
+                    return Choice(cell, known, True)
+        except OutOfBudget:
+            pass
+        return Choice(chosen, sure, False)
 
     def root_order(self, board: str) -> list[int]:
-        """The empty cells to try at the root: the table's best first, then by the lines through them;
-        of the cells on no open line, only the first (the rest are alike)."""
+        """The empty cells to try at the root: one that wins at once, else the table's best first, then by
+        the lines through them; of the cells on no open line, only the first (the rest are alike)."""
         same = _interchangeable(self.geometry, board)
         cells = [c for c in self.geometry.order if board[c] == EMPTY and same.get(c, c) == c]
         r = self.root(board)
+        for cell in cells:
+            if any(line >> cell & 1 and line & (r.me | 1 << cell) == line for line in self.geometry.lines):
+                return [cell] + [c for c in cells if c != cell]
         entry = self.table.get(min(r.keys))
         if entry is not None:
-            first = self.geometry.inverse[r.keys.index(min(r.keys))][entry[2]]
-            if first in cells:
-                cells.remove(first)
-                cells.insert(0, first)
+            stored = unpack(entry)[2]
+            if stored >= 0:
+                first = self.geometry.inverse[r.keys.index(min(r.keys))][stored]
+                if first in cells:
+                    cells.remove(first)
+                    cells.insert(0, first)
         return cells
 
-    def optimal_moves(self, board: str, *, extra_nodes: int | None = None) -> tuple[int, tuple[int, ...]]:
-        """(the best value, the cells proved to keep it) for the side to move.
+    def optimal_moves(self, board: str, *, extra_nodes: int | None = None) -> tuple[Choice, tuple[int, ...]]:
+        """(the best move's Choice, the cells proved to keep its value) for the side to move.
 
-        One best move is always found, whatever it costs. Each other move is then only asked whether it
-        reaches the best value (a null window, far cheaper than its exact value when it does not),
-        within ``extra_nodes`` in all if given; a move not settled by then is left out.
+        The best move takes what it needs of the object's budget. If it is exact, each other move is then
+        only asked whether it reaches the same value (a null window, far cheaper than its exact value when it
+        does not), within ``extra_nodes`` in all if given; a move not settled by then is left out.
         """
-        top, chosen = self.best_move(board)
+        choice = self.best_move(board)
+        if not choice.exact:
+            return choice, (choice.cell,)
         stop = None if extra_nodes is None else self.nodes + extra_nodes
-        return top, self._as_good(board, top, chosen, stop)
+        return choice, self._as_good(board, choice.low, choice.cell, stop)
 
     def _as_good(self, board: str, top: int, chosen: int, stop: int | None) -> tuple[int, ...]:
         same = _interchangeable(self.geometry, board)
         keeps = {chosen: True}
-        saved = self.max_nodes
+        self._arm(stop)
         try:
             for cell in self.root_order(board):
-                if cell in keeps:
-                    continue
-                self.max_nodes = None if stop is None else stop - self.nodes
-                if self.max_nodes is not None and self.max_nodes <= 0:
-                    break
-                keeps[cell] = self.value_of_move(board, cell, top - 1, top) >= top
+                if cell not in keeps:
+                    keeps[cell] = self.value_of_move(board, cell, top - 1, top) >= top
         except OutOfBudget:
             pass
         finally:
-            self.max_nodes = saved
+            self._arm()
         kept = {c for c, k in keeps.items() if k}
         kept |= {c for c, twin in same.items() if twin in kept}
         return tuple(sorted(kept))
 
-    def best_moves(self, board: str, *, extra_nodes: int | None = None) -> tuple[int, ...]:
-        """The cells proved to keep the best value (see optimal_moves, given ``extra_nodes``) that leave
-        the opponent the most replies that lose something, if that is settled within ``extra_nodes``
-        more; otherwise every cell proved to keep the value."""
-        top, optimal = self.optimal_moves(board, extra_nodes=extra_nodes)
-        if len(optimal) == 1:
-            return optimal
-        stop = None if extra_nodes is None else self.nodes + extra_nodes
-        saved = self.max_nodes
-        try:
-            rope = {cell: self._mistakes_after(board, cell, top, stop) for cell in optimal}
-        except OutOfBudget:
-            return optimal
-        finally:
-            self.max_nodes = saved
-        most = max(rope.values())
-        return tuple(c for c in optimal if rope[c] == most)
+    def best_moves(
+        self, board: str, *, extra_nodes: int | None = None, values: dict[int, int] | None = None
+    ) -> tuple[Choice, tuple[int, ...]]:
+        """(the best move's Choice, the cells to pick among): the cells proved to keep the best value (see
+        optimal_moves) that leave the opponent the most replies that lose something, if that is settled
+        within ``extra_nodes`` more; otherwise every cell proved to keep the value.
 
-    def _mistakes_after(self, board: str, cell: int, top: int, stop: int | None) -> int:
+        ``values``, every move's exact value if already known (a complete analysis), spares the search for
+        the best moves: only the tie-break is left.
+        """
+        if values:
+            top = max(values.values())
+            optimal = tuple(sorted(c for c, value in values.items() if value == top))
+            choice = Choice(optimal[0], top, True)
+        else:
+            choice, optimal = self.optimal_moves(board, extra_nodes=extra_nodes)
+        if len(optimal) == 1:
+            return choice, optimal
+        stop = None if extra_nodes is None else self.nodes + extra_nodes
+        self._arm(stop)
+        try:
+            rope = {cell: self._mistakes_after(board, cell, choice.low) for cell in optimal}
+        except OutOfBudget:
+            return choice, optimal
+        finally:
+            self._arm()
+        most = max(rope.values())
+        return choice, tuple(c for c in optimal if rope[c] == most)
+
+    def _mistakes_after(self, board: str, cell: int, top: int) -> int:
         """How many of the opponent's replies to ``cell`` give us more than ``top``."""
         mark = "X" if board.count("X") == board.count("O") else "O"
         after = board[:cell] + mark + board[cell + 1 :]
         count = 0
         for reply, ch in enumerate(after):
-            if ch != EMPTY:
-                continue
-            if stop is not None:
-                self.max_nodes = stop - self.nodes
-                if self.max_nodes <= 0:
-                    raise OutOfBudget
             # The reply's value for the opponent is below -top exactly when it gives us more than top.
-            if self.value_of_move(after, reply, -top - 1, -top) < -top:
+            if ch == EMPTY and self.value_of_move(after, reply, -top - 1, -top) < -top:
                 count += 1
         return count
 
@@ -240,22 +456,93 @@ def _interchangeable(g: BitGeometry, board: str) -> dict[int, int]:
     return {c: dead[0] for c in dead}
 
 
-def _make_search(g: BitGeometry, table: dict, owner: ExactSearch) -> Callable:
-    """The recursive search over ``g``, closed over its table and the owner's node count."""
+def has_pairing(
+    lines: list[int], free: int, steps: int = PAIRING_STEPS, *, move_first: bool = False
+) -> tuple[bool, int]:
+    """(whether each of ``lines`` can be given two of the ``free`` cells, no cell given twice; the steps
+    taken). A line holding both cells of a pair counts as given it. Past ``steps`` the answer is no.
+
+    With ``move_first`` the side pairing is to move: it may first take one free cell, which then serves
+    every line through it, and pair off the rest.
+
+    >>> has_pairing([0b1111, 0b11110000], 0b11111111)  # two rows of four: a pair in each
+    (True, 2)
+    >>> has_pairing([0b1111, 0b11110000], 0b110001)[0]  # the first line has one free cell
+    False
+    >>> has_pairing([0b1111, 0b11110000], 0b110001, move_first=True)  # unless the move takes it
+    (True, 2)
+    >>> has_pairing([], 0)  # no line to block
+    (True, 0)
+    """
+    taken = 0
+
+    def pair_up(needing: list[int], free: int, move: bool) -> bool:
+        nonlocal taken
+        taken += 1
+        if taken > steps:
+            raise OutOfBudget
+        # The line with the fewest free cells left: the fewest ways to give it a pair (or the move).
+        fewest, least = 0, 99
+        for line in needing:
+            cells = line & free
+            count = cells.bit_count()
+            if count < 2 and not move:
+                return False
+            if count < least:
+                fewest, least = cells, count
+        singles = []
+        while fewest:
+            low = fewest & -fewest
+            singles.append(low)
+            fewest ^= low
+        if move:
+            for cell in singles:
+                rest = [line for line in needing if not line & cell]
+                if not rest or pair_up(rest, free ^ cell, False):
+                    return True
+        for i, a in enumerate(singles):
+            for b in singles[i + 1 :]:
+                pair = a | b
+                rest = [line for line in needing if line & pair != pair]
+                if not rest or pair_up(rest, free ^ pair, move):
+                    return True
+        return False
+
+    if not lines:
+        return True, 0  # nothing to block
+    try:
+        return pair_up(lines, free, move_first), taken
+    except OutOfBudget:
+        return False, steps
+
+
+def _make_search(g: BitGeometry, table: dict, budget: Budget, table_limit: int) -> Callable:
+    """The recursive search over ``g``, closed over its table and its budget."""
     order, inverse, perms, full = g.order, g.inverse, g.perms, g.full
     get = table.get
-    table_limit = owner.table_limit
     # Lines one mark short of a threat: their cells, ours then theirs, are tried first where that pays.
     pre = g.k - 2
     threat_order = g.threat_order
 
+    def pairs(live: list[int], other: int, free: int, move_first: bool) -> bool:
+        """Whether ``other``'s opponent can pair off every live line that ``other`` has no mark on."""
+        found, steps = has_pairing([line for line in live if not line & other], free, move_first=move_first)
+        budget.nodes += steps
+        return found
+
+    def store(key: int, keys: tuple, low: int, high: int, cell: int) -> None:
+        if len(table) >= table_limit:
+            table.clear()
+        table[key] = pack(low, high, perms[keys.index(key)][cell] if cell >= 0 else -1)
+
     def search(me, them, keys, adds_me, adds_them, empties, alpha, beta, lines):
-        owner.nodes += 1
-        if owner.nodes > owner._limit:
-            raise OutOfBudget
+        budget.nodes += 1
+        if budget.nodes >= budget.check:
+            budget.checkpoint()
         # The scan: our immediate win ends it here; the opponent's threats, the open lines and the
-        # cells they cover are gathered for what follows.
+        # cells they cover are gathered for what follows, with how many lines each side can still make.
         threat = cover = hot = warm = 0
+        ours = theirs_open = 0
         live = []
         for line in lines:
             mine = me & line
@@ -268,12 +555,17 @@ def _make_search(g: BitGeometry, table: dict, owner: ExactSearch) -> Callable:
                     return WIN + empties - 1
                 if mine.bit_count() == pre:
                     hot |= rest
+                ours += 1
             elif theirs:
                 rest = line ^ theirs
                 if not rest & (rest - 1):
                     threat |= rest
                 elif theirs.bit_count() == pre:
                     warm |= rest
+                theirs_open += 1
+            else:
+                ours += 1
+                theirs_open += 1
             live.append(line)
             cover |= line
         if not live:
@@ -295,7 +587,7 @@ def _make_search(g: BitGeometry, table: dict, owner: ExactSearch) -> Callable:
         entry = get(key)
         first = -1
         if entry is not None:
-            low, high, stored = entry
+            low, high, stored = unpack(entry)
             if low >= beta:
                 return low
             if high <= alpha or low == high:
@@ -304,13 +596,21 @@ def _make_search(g: BitGeometry, table: dict, owner: ExactSearch) -> Callable:
                 alpha = low
             if high < beta:
                 beta = high
-            first = inverse[keys.index(key)][stored]
+            if stored >= 0:
+                first = inverse[keys.index(key)][stored]
         else:
             low, high = -INF, INF
         empty = full ^ (me | them)
-        if threat:
-            moves = [threat.bit_length() - 1]
-        else:
+        if not threat:
+            # A pairing needs two free cells for each line it blocks: there must be as many free cells as
+            # lines, at least (a pair can serve two lines of one row). With no threat to answer, either
+            # side's pairing settles a window on its side of 0 at once; ours may begin with our move.
+            if alpha >= 0 and ours <= empties and pairs(live, them, empty, False):
+                store(key, keys, low, 0, first)
+                return 0  # we cannot win: the opponent pairs off every line we could make
+            if beta <= 0 and theirs_open <= empties and pairs(live, me, empty, True):
+                store(key, keys, 0, high, first)
+                return 0  # we cannot lose: we pair off every line the opponent could make
             cover &= empty
             if threat_order:
                 # Where a move would make a threat of ours, then where it would stop one of theirs.
@@ -329,6 +629,8 @@ def _make_search(g: BitGeometry, table: dict, owner: ExactSearch) -> Callable:
             if first >= 0 and first in moves:
                 moves.remove(first)
                 moves.insert(0, first)
+        else:
+            moves = [threat.bit_length() - 1]
         start_alpha = alpha
         best, best_cell = -INF, moves[0]
         left = empties - 1
@@ -356,9 +658,7 @@ def _make_search(g: BitGeometry, table: dict, owner: ExactSearch) -> Callable:
             low = max(low, best)
         else:
             low = high = best
-        if len(table) >= table_limit:
-            table.clear()
-        table[key] = (low, high, perms[keys.index(key)][best_cell])
+        store(key, keys, low, high, best_cell)
         return best
 
     return search

@@ -1,34 +1,94 @@
-"""Impossible on 4×4 and 5×5 (four in a row): the opening book where there is one, else live exact search.
+"""Impossible on 4×4 and 5×5 (four in a row): the book where it knows, else the exact search, under a budget.
 
-4×4 is solved live from any position (the empty board in about 12 thousand nodes). On 5×5 the
-first moves would take minutes to solve, so they come from the book (webapp.engine.book), built
-ahead of time by the same search; past the book the live search is quick again (docs/benchmarks.md).
+Every question here is answered within a budget of nodes (the same on any machine; about 0.3 s of CPU)
+and of seconds on the request's clock (``webapp.engine.pacing``), whatever the position: a move, every
+move's value, the outlook. On 5×5 the book (webapp.engine.book) holds the exact value of every position
+with five marks or fewer, so with four or fewer every move's value is known at once, and with five the
+search only has to find a move that keeps the value the book gives; past the book the search is quick
+(docs/benchmarks.md). 4×4 needs no book: the empty board is solved in a few thousand nodes.
 
-Both functions are remembered for a few hundred boards at most: the JSON API and the tree explorer
-take any position a visitor sends, so nothing here may grow without bound.
+Nothing is claimed that was not proved. A value the budget could not settle is "unclear"; and if the
+budget runs out before the best move is proved (docs/benchmarks.md says how rarely), the move played is
+the best proved: a proved win if there is one, else a move proved not to lose.
+
+Results are remembered for a few hundred boards at most, and only when they are complete: the JSON API
+and the tree explorer take any position a visitor sends, so nothing here may grow without bound, and
+an answer cut short by a busy request's clock is not kept for the next.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections import OrderedDict
+from dataclasses import dataclass
 
 from webapp.engine import book
 from webapp.engine.boards import board_for
-from webapp.engine.exact import WIN, ExactSearch, OutOfBudget
+from webapp.engine.exact import WIN, Choice, ExactSearch, OutOfBudget
 from webapp.engine.rules import EMPTY
 
-# Once one best move is found (whatever that costs), the nodes that may go on finding the other moves
-# as good, and as many again for the tie-break between them (together about half a second). A move
-# not proved as good by then is left out; a tie-break not settled leaves every move proved as good.
-# Nodes, not seconds, so the choice is the same on any machine.
-EXTRA_NODES = 50_000
-# Nodes the analysis of one position may spend on all its moves together (about 1 s of CPU); a move
-# not proved within what the moves before it left is "unclear".
-ANALYSIS_NODES = 200_000
-# The live search's table is dropped and begun again past this many positions: memory stays bounded
-# (about 60 MB) even for a position no book covers.
-TABLE_LIMIT = 400_000
+# The nodes one question may spend (a node, or a step of a pairing, counts one): about 0.3 s of CPU here.
+# Nodes, not seconds, so the answer is the same on any machine; the seconds are only a safety net.
+MOVE_NODES = 100_000
+ANALYSIS_NODES = 100_000
+OUTLOOK_NODES = 100_000
+SECONDS = 0.45
+# Of a move's budget, what finding the other moves as good and the tie-break between them may take each,
+# once the best move is proved (a move not proved as good by then is left out; a tie-break not settled
+# leaves every move proved as good).
+EXTRA_NODES = 20_000
+# The search's table is dropped and begun again past this many positions: a few megabytes at most.
+TABLE_LIMIT = 50_000
 CACHED_BOARDS = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Impossible's move in one position: the cells it picks among, and whether the best is proved.
+
+    ``exact`` when the cells are proved to keep the board's best value; otherwise ``choice`` is the budget's
+    fallback (see ``webapp.engine.exact.Choice``): the best move proved when the budget ran out.
+    """
+
+    cells: tuple[int, ...]
+    choice: Choice
+
+    @property
+    def exact(self) -> bool:
+        return self.choice.exact
+
+
+class _Remembered:
+    """A least-recently-used memory of complete answers, bounded by entries."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.entries: OrderedDict = OrderedDict()
+
+    def get(self, key):
+        found = self.entries.get(key)
+        if found is not None:
+            self.entries.move_to_end(key)
+        return found
+
+    def put(self, key, value) -> None:
+        self.entries[key] = value
+        self.entries.move_to_end(key)
+        while len(self.entries) > self.size:
+            self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+
+DECISIONS = _Remembered(CACHED_BOARDS)
+ANALYSES = _Remembered(CACHED_BOARDS)
+OUTLOOKS = _Remembered(CACHED_BOARDS)
+
+
+def forget() -> None:
+    """Drop every remembered answer (for benchmarks and tests that time or count the work itself)."""
+    for memory in (DECISIONS, ANALYSES, OUTLOOKS):
+        memory.clear()
 
 
 def is_exact_board(board: str) -> bool:
@@ -37,49 +97,57 @@ def is_exact_board(board: str) -> bool:
     return spec.solved and spec.cells > 9
 
 
-@lru_cache(maxsize=CACHED_BOARDS)
-def candidates(board: str) -> tuple[int, ...]:
-    """The moves Impossible picks among in the unfinished ``board``: best value, then the most rope."""
-    entry = book.lookup(board)
-    if entry is not None:
-        return entry.candidates
+def search_for(board: str, nodes: int) -> ExactSearch:
+    """A fresh search for ``board``'s geometry, with the book where there is one, and a budget of ``nodes``."""
     spec = board_for(board)
-    search = ExactSearch(spec.n, spec.k, table_limit=TABLE_LIMIT)
-    return tuple(sorted(search.best_moves(board, extra_nodes=EXTRA_NODES)))
+    known = book.value if spec.cells == book.N * book.N and spec.k == book.K else None
+    return ExactSearch(spec.n, spec.k, max_nodes=nodes, seconds=SECONDS, table_limit=TABLE_LIMIT, known=known)
+
+
+def decide(board: str) -> Decision:
+    """Impossible's move in the unfinished ``board``: the best value, then the most rope, within budget."""
+    found = DECISIONS.get(board)
+    if found is None:
+        # Every move's value, if an analysis of this board has just proved them all (a hint asks for both).
+        analysis = ANALYSES.get(board)
+        with search_for(board, MOVE_NODES) as search:
+            choice, cells = search.best_moves(board, extra_nodes=EXTRA_NODES, values=analysis and dict(analysis[1]))
+        found = Decision(tuple(sorted(cells)), choice)
+        if found.exact:
+            DECISIONS.put(board, found)
+    return found
+
+
+def candidates(board: str) -> tuple[int, ...]:
+    """The moves Impossible picks among in the unfinished ``board``."""
+    return decide(board).cells
 
 
 def analyze(board: str) -> dict[int, tuple[str, int | None]]:
     """Each empty cell's (result, plies to the end with the move) in the unfinished ``board``;
     ("unclear", None) for a move not proved within the budget."""
-    return dict(_analysis(board))
+    found = ANALYSES.get(board)
+    if found is None:
+        with search_for(board, ANALYSIS_NODES) as search:
+            values = search.move_values(board)
+        empties = board.count(EMPTY)
+        found = tuple((cell, describe(value, empties)) for cell, value in sorted(values.items())), tuple(values.items())
+        if None not in values.values():
+            ANALYSES.put(board, found)
+    return dict(found[0])
 
 
-@lru_cache(maxsize=CACHED_BOARDS)
-def _analysis(board: str) -> tuple[tuple[int, tuple[str, int | None]], ...]:
-    entry = book.lookup(board)
-    if entry is not None:
-        values = entry.values
-    else:
-        spec = board_for(board)
-        search = ExactSearch(spec.n, spec.k, table_limit=TABLE_LIMIT)
-        values = search.move_values(board, total_nodes=ANALYSIS_NODES)
-    empties = board.count(EMPTY)
-    return tuple((cell, describe(value, empties)) for cell, value in sorted(values.items()))
-
-
-@lru_cache(maxsize=CACHED_BOARDS)
 def outlook(board: str) -> tuple[str, int | None]:
     """The unfinished ``board``'s (result, plies to the end) for the side to move, or ("unclear", None)."""
-    entry = book.lookup(board)
-    empties = board.count(EMPTY)
-    if entry is not None:
-        return describe(max(entry.values.values()), empties)
-    spec = board_for(board)
-    search = ExactSearch(spec.n, spec.k, max_nodes=ANALYSIS_NODES, table_limit=TABLE_LIMIT)
-    try:
-        return describe(search.solve(board), empties)
-    except OutOfBudget:
-        return "unclear", None
+    found = OUTLOOKS.get(board)
+    if found is None:
+        try:
+            with search_for(board, OUTLOOK_NODES) as search:
+                found = describe(search.exact_value(board), board.count(EMPTY))
+        except OutOfBudget:
+            return "unclear", None
+        OUTLOOKS.put(board, found)
+    return found
 
 
 def describe(value: int | None, empties: int) -> tuple[str, int | None]:
