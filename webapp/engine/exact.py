@@ -148,6 +148,8 @@ class ExactSearch:
         self.geometry = bit_geometry(n, k)
         # Exact values known ahead of time (the 5×5 book), asked for each position a question starts from.
         self.known = known
+        # Moves' values proved before, by an earlier search of the same board (see ``given``).
+        self.proved: dict[str, dict[int, int]] = {}
         self.table: dict[int, int] = {}
         self.table_limit = INF**2 if table_limit is None else table_limit
         self.budget = Budget(max_nodes, seconds)
@@ -210,9 +212,17 @@ class ExactSearch:
         keys = tuple(map(add, r.keys, adds))
         return -self._run(r.them, r.me | 1 << cell, keys, not r.x_to_move, r.empties - 1, -beta, -alpha)
 
+    def given(self, board: str, values: dict[int, int]) -> None:
+        """Take ``values``, exact values of moves in ``board`` proved by an earlier search, as settled: they
+        are not searched again, and the best of them is tried first."""
+        self.proved = {board: dict(values)}
+
     def settled(self, board: str, cell: int) -> int | None:
-        """The exact value of playing ``cell`` in ``board`` where it needs no search (a win at once, or a
-        position whose value is known), else None."""
+        """The exact value of playing ``cell`` in ``board`` where it needs no search (a win at once, a
+        position whose value is known, or a value given), else None."""
+        given = self.proved.get(board, {}).get(cell)
+        if given is not None:
+            return given
         me, _ = bits_of(board)
         mine = me | 1 << cell
         if any(line >> cell & 1 and line & mine == line for line in self.geometry.lines):
@@ -345,14 +355,21 @@ class ExactSearch:
         return Choice(chosen, sure, False)
 
     def root_order(self, board: str) -> list[int]:
-        """The empty cells to try at the root: one that wins at once, else the table's best first, then by
-        the lines through them; of the cells on no open line, only the first (the rest are alike)."""
+        """The empty cells to try at the root: one that wins at once, else the best given, else the table's
+        best first, then by the lines through them; of the cells on no open line, only the first (the rest
+        are alike)."""
         same = _interchangeable(self.geometry, board)
         cells = [c for c in self.geometry.order if board[c] == EMPTY and same.get(c, c) == c]
         r = self.root(board)
         for cell in cells:
             if any(line >> cell & 1 and line & (r.me | 1 << cell) == line for line in self.geometry.lines):
                 return [cell] + [c for c in cells if c != cell]
+        given = self.proved.get(board, {})
+        ranked = [c for c in cells if c in given]
+        if ranked:
+            # The best move proved before: the window after it is then as narrow as it can be.
+            best = max(ranked, key=given.__getitem__)
+            return [best] + [c for c in cells if c != best]
         entry = self.table.get(min(r.keys))
         if entry is not None:
             stored = unpack(entry)[2]

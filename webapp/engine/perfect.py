@@ -83,11 +83,13 @@ class _Remembered:
 DECISIONS = _Remembered(CACHED_BOARDS)
 ANALYSES = _Remembered(CACHED_BOARDS)
 OUTLOOKS = _Remembered(CACHED_BOARDS)
+# The values an unfinished analysis did prove: not an answer, but the move's search need not prove them again.
+PROVED = _Remembered(CACHED_BOARDS)
 
 
 def forget() -> None:
     """Drop every remembered answer (for benchmarks and tests that time or count the work itself)."""
-    for memory in (DECISIONS, ANALYSES, OUTLOOKS):
+    for memory in (DECISIONS, ANALYSES, OUTLOOKS, PROVED):
         memory.clear()
 
 
@@ -108,9 +110,11 @@ def decide(board: str) -> Decision:
     """Impossible's move in the unfinished ``board``: the best value, then the most rope, within budget."""
     found = DECISIONS.get(board)
     if found is None:
-        # Every move's value, if an analysis of this board has just proved them all (a hint asks for both).
+        # What an analysis of this board has just proved (a hint asks for both): all the values, or some.
         analysis = ANALYSES.get(board)
         with search_for(board, MOVE_NODES) as search:
+            if analysis is None:
+                search.given(board, PROVED.get(board) or {})
             choice, cells = search.best_moves(board, extra_nodes=EXTRA_NODES, values=analysis and dict(analysis[1]))
         found = Decision(tuple(sorted(cells)), choice)
         if found.exact:
@@ -134,6 +138,8 @@ def analyze(board: str) -> dict[int, tuple[str, int | None]]:
         found = tuple((cell, describe(value, empties)) for cell, value in sorted(values.items())), tuple(values.items())
         if None not in values.values():
             ANALYSES.put(board, found)
+        else:
+            PROVED.put(board, {cell: value for cell, value in values.items() if value is not None})
     return dict(found[0])
 
 
