@@ -132,6 +132,8 @@ def check_against_a_full_scan(g: Gomoku) -> None:
         total += cell_sum
     assert g.total == total
     assert g.candidates == {c for c in range(n * n) if text[c] == EMPTY and g.near[c]}
+    hot = {c for c in range(n * n) if max(g.worth(c, "X"), g.worth(c, "O")) >= WEIGHTS[OPEN_THREE]}
+    assert g.hot == hot and hot <= g.candidates
 
 
 @given(n=st.sampled_from([7, 15]), seed=st.integers(0, 10**6), stones=st.integers(0, 60))

@@ -599,9 +599,10 @@ def test_a_new_iteration_starts_only_within_the_start_fraction_of_the_time():
     readings = []
 
     def clock():
-        # 1.5 s of the 2 gone once the first iteration is over: past half of it, so no second iteration.
+        # At the start of the move and of the alpha-beta, 10 s; once the first iteration is over, 1.5 s of the 2
+        # are gone: past half of them, so no second iteration.
         readings.append(1)
-        return 10.0 if len(readings) <= 1 else 11.5
+        return 10.0 if len(readings) <= 2 else 11.5
 
     s = hard.Search(Gomoku.from_text(QUIET_15, 15, 5), Budget(seconds=2.0, start_fraction=0.5, depth=3, clock=clock))
     scores, depth = s.deepen(s.game.moves(hard.ROOT_WIDTH))

@@ -43,7 +43,7 @@ _WEAKER = {OPEN_FOUR: OPEN_THREE, FOUR: THREE, OPEN_THREE: OPEN_TWO, THREE: TWO,
 # X's weight and O's are kept in one integer, O's above X's: one addition updates both.
 SHIFT = 32
 LOW = (1 << SHIFT) - 1
-FIVE_HIGH, FOUR_HIGH, DOUBLE_HIGH = FIVE_W << SHIFT, FOUR_W << SHIFT, DOUBLE_W << SHIFT
+FIVE_HIGH, FOUR_HIGH, DOUBLE_HIGH, THREE_HIGH = FIVE_W << SHIFT, FOUR_W << SHIFT, DOUBLE_W << SHIFT, THREE_W << SHIFT
 # A pattern code's two bits for each neighbour: empty, X, O, or off the board.
 _CODE_CHARS = (EMPTY, X, O, EDGE)
 
@@ -144,6 +144,18 @@ class Layout:
             )
             for r0, c0 in (divmod(cell, n) for cell in range(cells))
         ]
+        # The cells a stone's lines reach: up to k-1 steps along each direction.
+        self.lines = [frozenset(other for _, other, _ in touched) for touched in self.reach[1]]
+        # The (up to) eight cells around each cell.
+        self.around = [
+            frozenset(
+                r * n + c
+                for r in range(max(0, r0 - 1), min(n, r0 + 2))
+                for c in range(max(0, c0 - 1), min(n, c0 + 2))
+                if (r, c) != (r0, c0)
+            )
+            for r0, c0 in (divmod(cell, n) for cell in range(cells))
+        ]
         # Zobrist keys: fixed constants, so a position's key is the same in every process.
         keys = random.Random(f"zobrist {n} {k}")
         self.zobrist = {mark: [keys.getrandbits(64) for _ in range(cells)] for mark in (X, O)}
@@ -188,6 +200,8 @@ class Gomoku:
         else:
             w, sums, self.total = empty
             self.w, self.sums = list(w), list(sums)
+        # The empty cells where either side would make an open three or more: where every threat lies.
+        self.hot: set[int] = {c for c, v in enumerate(self.sums) if v >= THREE_HIGH or v & LOW >= THREE_W}
         self.near = [0] * (n * n)
         self.candidates: set[int] = set()
         self.history: list[int] = []
@@ -217,11 +231,12 @@ class Gomoku:
 
     def _put(self, move: int, code: int) -> None:
         # A stone of ``code`` (1 X, 2 O) on the empty ``move``: the cell's own weights go, its neighbours' change.
-        board, codes, w, sums, table, k = self.board, self.codes, self.w, self.sums, self.table, self.k
+        board, codes, w, sums, table, k, hot = self.board, self.codes, self.w, self.sums, self.table, self.k, self.hot
         board[move] = code
         delta = -sums[move]
         base = move * 4
         w[base] = w[base + 1] = w[base + 2] = w[base + 3] = sums[move] = 0
+        hot.discard(move)
         for slot, cell, unit in self.lay.reach[code][move]:
             key = codes[slot] = codes[slot] + unit
             if not board[cell]:
@@ -231,13 +246,18 @@ class Gomoku:
                 old = w[slot]
                 if new != old:
                     w[slot] = new
-                    sums[cell] += new - old
+                    s = sums[cell] = sums[cell] + new - old
                     delta += new - old
+                    if s >= THREE_HIGH or s & LOW >= THREE_W:
+                        if cell not in hot:
+                            hot.add(cell)
+                    elif cell in hot:
+                        hot.remove(cell)
         self.total += delta
 
     def _take(self, move: int, code: int) -> None:
         # The stone of ``code`` on ``move`` taken away again: the reverse of _put.
-        board, codes, w, sums, table, k = self.board, self.codes, self.w, self.sums, self.table, self.k
+        board, codes, w, sums, table, k, hot = self.board, self.codes, self.w, self.sums, self.table, self.k, self.hot
         board[move] = 0
         delta = 0
         for slot, cell, unit in self.lay.reach[code][move]:
@@ -249,8 +269,13 @@ class Gomoku:
                 old = w[slot]
                 if new != old:
                     w[slot] = new
-                    sums[cell] += new - old
+                    s = sums[cell] = sums[cell] + new - old
                     delta += new - old
+                    if s >= THREE_HIGH or s & LOW >= THREE_W:
+                        if cell not in hot:
+                            hot.add(cell)
+                    elif cell in hot:
+                        hot.remove(cell)
         own = 0
         for slot in range(move * 4, move * 4 + 4):
             value = table[codes[slot]]
@@ -259,6 +284,8 @@ class Gomoku:
             w[slot] = value
             own += value
         sums[move] = own
+        if own >= THREE_HIGH or own & LOW >= THREE_W:
+            hot.add(move)
         self.total += delta + own
 
     def play(self, move: int) -> None:
@@ -305,38 +332,13 @@ class Gomoku:
 
     # --- what the weights say -------------------------------------------------------------------
 
-    def side(self, opponent: bool = False) -> str:
-        """The side to move, or the other one."""
-        if opponent:
-            return O if self.mover == X else X
-        return self.mover
-
-    def weights(self, mark: str) -> list[int]:
-        """Each cell's sum of weights for a stone of ``mark`` there (0 on a taken cell)."""
-        sums = self.sums
-        if mark == X:
-            return [s & LOW for s in sums]
-        return [s >> SHIFT for s in sums]
-
-    def at_least(self, mark: str, weight: int) -> list[int]:
-        """The cells where a stone of ``mark`` is worth ``weight`` or more, in cell order.
-
-        FIVE_W: it completes a line; DOUBLE_W: two ways to complete one next move; FOUR_W: a four;
-        THREE_W: an open three (or better).
-        """
-        sums = self.sums
-        if mark == X:
-            return sorted(c for c in self.candidates if sums[c] & LOW >= weight)
-        bar = weight << SHIFT
-        return sorted(c for c in self.candidates if sums[c] >= bar)
-
     def wins(self, opponent: bool = False) -> list[int]:
         """The cells where the side to move (or, if ``opponent``, the other side) completes k in a row."""
         sums = self.sums
         if (self.mover == X) != opponent:
-            found = [c for c in self.candidates if sums[c] & LOW >= FIVE_W]
+            found = [c for c in self.hot if sums[c] & LOW >= FIVE_W]
         else:
-            found = [c for c in self.candidates if sums[c] >= FIVE_HIGH]
+            found = [c for c in self.hot if sums[c] >= FIVE_HIGH]
         if len(found) > 1:
             found.sort()
         return found
@@ -344,7 +346,7 @@ class Gomoku:
     def completions(self, mark: str) -> tuple[list[int], list[int]]:
         """The cells where ``mark`` completes k in a row, and where the other side does, each in cell order."""
         sums = self.sums
-        found = [c for c in self.candidates if sums[c] >= FIVE_HIGH or sums[c] & LOW >= FIVE_W]
+        found = [c for c in self.hot if sums[c] >= FIVE_HIGH or sums[c] & LOW >= FIVE_W]
         if not found:
             return found, found
         found.sort()
@@ -353,25 +355,25 @@ class Gomoku:
         return (low, high) if mark == X else (high, low)
 
     def threats(self, mark: str, weight: int) -> list[int]:
-        """``mark``'s cells worth ``weight`` or more (FOUR_W: its fours; THREE_W: its open threes too),
-        strongest first, then those most in the other side's way."""
+        """``mark``'s cells worth ``weight`` (THREE_W or more) or more (FOUR_W: its fours; THREE_W: its open
+        threes too), strongest first, then those most in the other side's way."""
         sums = self.sums
         if mark == X:
-            cells = [c for c in self.candidates if sums[c] & LOW >= weight]
+            cells = [c for c in self.hot if sums[c] & LOW >= weight]
             cells.sort(key=lambda c: (-(2 * (sums[c] & LOW) + (sums[c] >> SHIFT)), c))
         else:
             bar = weight << SHIFT
-            cells = [c for c in self.candidates if sums[c] >= bar]
+            cells = [c for c in self.hot if sums[c] >= bar]
             cells.sort(key=lambda c: (-(2 * (sums[c] >> SHIFT) + (sums[c] & LOW)), c))
         return cells
 
     def has(self, mark: str, weight: int) -> bool:
-        """Whether ``mark`` has a cell worth ``weight`` or more (DOUBLE_W: a double to make)."""
+        """Whether ``mark`` has a cell worth ``weight`` (THREE_W or more) or more (DOUBLE_W: a double to make)."""
         sums = self.sums
         if mark == X:
-            return any(sums[c] & LOW >= weight for c in self.candidates)
+            return any(sums[c] & LOW >= weight for c in self.hot)
         bar = weight << SHIFT
-        return any(sums[c] >= bar for c in self.candidates)
+        return any(sums[c] >= bar for c in self.hot)
 
     def answers(self, mark: str) -> list[int] | None:
         """The other side's only hopes against ``mark``'s double in the making (an open three, say): the cells
@@ -382,7 +384,7 @@ class Gomoku:
         completions, and each of those is, before the double is made, a cell where ``mark`` makes a four.
         """
         sums = self.sums
-        cand = self.candidates
+        cand = self.hot
         if mark == X:
             if not any(sums[c] & LOW >= DOUBLE_W for c in cand):
                 return None
@@ -405,10 +407,10 @@ class Gomoku:
         me = self.mover
         sums = self.sums
         if me == X:
-            fours = [c for c in self.candidates if sums[c] & LOW >= FOUR_W]
+            fours = [c for c in self.hot if sums[c] & LOW >= FOUR_W]
             fours.sort(key=lambda c: (-(sums[c] & LOW), -(sums[c] >> SHIFT), c))
         else:
-            fours = [c for c in self.candidates if sums[c] >> SHIFT >= FOUR_W]
+            fours = [c for c in self.hot if sums[c] >> SHIFT >= FOUR_W]
             fours.sort(key=lambda c: (-(sums[c] >> SHIFT), -(sums[c] & LOW), c))
         return fours
 

@@ -45,7 +45,10 @@ TABLE_LIMIT = 200_000
 # budget of seconds each also has a share of the time (``Budget``'s fractions).
 OWN_NODES = 6_000  # our VCF and VCT at the root
 THEIR_NODES = 6_000  # the opponent's, at the root
-CHECK_NODES = 2_000  # the opponent's, after one candidate move
+CHECK_NODES = 2_000  # the opponent's, after one candidate move (in the analysis)
+# The opponent's threat search after each candidate move is run in rounds: after each, it has used at most so
+# many nodes in all (or this fraction of a smaller node budget), so that quick answers come first.
+ROUNDS = ((250, 0.01), (1_200, 0.03), (5_000, 0.06))
 LEAF_NODES = 24  # our VCF at the horizon
 LEAF_DEPTH = 4  # fours in it
 THREES = 3  # threes in a VCT, at most
@@ -91,11 +94,13 @@ class Budget:
 
     Tests give nodes or a depth (and a clock of their own) so that results do not depend on the
     machine; play gives seconds, read on the pace's clock (``pacing.current()``), whose deadline
-    also stops the search. An alpha-beta iteration is only started while under ``start_fraction``
-    of the time, since each one takes several times longer than the last, and one that runs out
-    mid-iteration keeps the last complete one. The threat searches each have a share of the time
-    as well as of the nodes: ours until ``own_fraction``, the opponent's until ``their_fraction``,
-    the alpha-beta until ``search_fraction``; the checks before the move take the rest.
+    also stops the search. The steps of a move each have a share of the time (as of the nodes), so
+    that none starves the others, counted from the move's start: our threat search until
+    ``own_fraction`` of the seconds, the opponent's until ``their_fraction``, the moves that stop it
+    until ``defence_fraction``, the alpha-beta until ``search_fraction``; the checks before the move
+    take the rest. An alpha-beta iteration is only started while the alpha-beta has used less than
+    ``start_fraction`` of the seconds, since each one takes several times longer than the last, and
+    one that runs out mid-iteration keeps the last complete one.
     """
 
     seconds: float | None = None
@@ -103,13 +108,14 @@ class Budget:
     depth: int = 64
     start_fraction: float = 0.3
     clock: Callable[[], float] | None = None
-    own_fraction: float = 0.15
-    their_fraction: float = 0.35
-    search_fraction: float = 0.75
+    own_fraction: float = 0.12
+    their_fraction: float = 0.25
+    defence_fraction: float = 0.55
+    search_fraction: float = 0.8
 
 
 # What a move costs the server: the default budget of the Hard level.
-DEFAULT_BUDGET = Budget(seconds=0.8, start_fraction=0.15)
+DEFAULT_BUDGET = Budget(seconds=0.9, start_fraction=0.12)
 
 
 @dataclass
@@ -311,6 +317,7 @@ class Search:
         budget = self.budget
         scores = dict.fromkeys(moves, 0)
         reached = 0
+        began = self.meter.clock()
         try:
             with self.meter.share(until=self.until(budget.search_fraction)):
                 for depth in range(1, budget.depth + 1):
@@ -320,7 +327,10 @@ class Search:
                     moves = sorted(moves, key=lambda m: -scores[m])
                     if scores[moves[0]] > MATE_BOUND or all(v < -MATE_BOUND for v in scores.values()):
                         break  # a win is found, or every move loses: looking deeper changes nothing
-                    if self.meter.past(budget.start_fraction, budget.seconds):
+                    if (
+                        budget.seconds is not None
+                        and self.meter.clock() - began > budget.seconds * budget.start_fraction
+                    ):
                         break
         except (Exhausted, OutOfBudget):
             pass  # mid-iteration: the last complete one stands
@@ -376,87 +386,140 @@ def _choose(s: Search, me: str, them: str, done) -> Result:
     moves = game.moves(ROOT_WIDTH)
     if len(moves) == 1:
         return done(moves, 0, 0, "only")
+    if game.stones == 1:
+        # The first reply next to the first stone: a reply two steps away (which a shallow search's horizon
+        # can prefer) lets the first player build freely.
+        moves = [m for m in moves if m in game.lay.around[game.history[-1]]]
     # What the opponent threatens now, and after which of our moves it still wins.
     threat = s.forced(
         them, s.share(THEIR_NODES, budget.their_fraction - budget.own_fraction), s.until(budget.their_fraction)
     )
-    after: dict[int, Outlook] = {}
+    checks = Checks(s, them)
     if threat is not None:
-        held = _defences(s, threat, me, moves, after)
-        moves = held or moves
+        held = _defences(s, checks, threat, me, moves)
+        after = checks.after
         if not held and after:
             # No move stops it: the one after which its win is longest, and hardest to find.
             order = list(after)
             worst = max(order, key=lambda m: (after[m].hardness, -order.index(m)))
             plies = after[worst].win.plies
             return done((worst,), -(MATE - 1 - plies), plies + 1, "delay")
+        moves = held or moves
         if len(moves) == 1:
             return done(moves, 0, 0, "only")
     scores, depth = s.deepen(moves)
     if not depth:
         # Not one iteration finished: the scores are placeholders, and every move ties at them.
-        return done(_safe(s, them, moves, after)[:1], 0, 0, "unfinished")
+        return done(_safe(s, checks, moves)[:1], 0, 0, "unfinished")
     ranked = sorted(moves, key=lambda m: -scores[m])
     top = scores[ranked[0]]
     if top > MATE_BOUND:
         return done([m for m in ranked if scores[m] == top], top, depth, "search", scores)
-    safe = _safe(s, them, ranked, after)
-    best = [m for m in safe if scores[m] == scores[safe[0]]]
-    return done(best, scores[best[0]], depth, "search", scores)
+    safe = _safe(s, checks, ranked, scores)
+    first = safe[0]
+    best = [m for m in safe if scores[m] == scores[first] and checks.seen(m) == checks.seen(first)]
+    return done(best, scores[first], depth, "search", scores)
 
 
-def _defences(s: Search, threat: ForcedWin, me: str, moves: list[int], after: dict) -> list[int]:
+class Checks:
+    """The opponent's threat searches after each of our candidate moves, each kept between rounds so that a
+    search given more nodes goes on where it stopped (its table holds what it found)."""
+
+    def __init__(self, s: Search, them: str):
+        self.s, self.them = s, them
+        self.searches: dict[int, ThreatSearch] = {}
+        self.spent: dict[int, int] = {}
+        self.after: dict[int, Outlook] = {}
+
+    def settled(self, move: int) -> bool:
+        """Whether the search after ``move`` found a win, or finished without one."""
+        outlook = self.after.get(move)
+        return outlook is not None and (outlook.win is not None or outlook.finished)
+
+    def seen(self, move: int) -> tuple:
+        """What the checks found after ``move``: its outlook's hardness; a move not checked counts as one whose
+        check ran out of its share."""
+        return self.after[move].hardness if move in self.after else (1, 0, 0)
+
+    def check(self, move: int, nodes: int, until: float | None = None) -> Outlook:
+        """The opponent's outlook after ``move``, its search run on until it has used ``nodes`` in all."""
+        s, game = self.s, self.s.game
+        more = nodes - self.spent.get(move, 0)
+        if move in self.after and (self.settled(move) or more <= 0):
+            return self.after[move]
+        game.play(move)
+        start = s.meter.nodes
+        try:
+            search = self.searches.get(move)
+            if search is None:
+                search = self.searches[move] = ThreatSearch(game, self.them, s.meter)
+            try:
+                with s.meter.share(max(more, 1), until):
+                    outlook = Outlook(search.vct(THREES, DEPTH), True)
+            except Exhausted:
+                outlook = Outlook(None, False)
+        finally:
+            self.spent[move] = self.spent.get(move, 0) + s.meter.nodes - start
+            game.undo()
+        self.after[move] = outlook
+        return outlook
+
+
+def _rounds(s: Search) -> list[int]:
+    """The nodes a check may have used after each round: a quick look at every candidate first."""
+    return [s.share(nodes, fraction) for nodes, fraction in ROUNDS]
+
+
+def _defences(s: Search, checks: Checks, threat: ForcedWin, me: str, moves: list[int]) -> list[int]:
     """The moves after which the opponent's threat finds no forced win, among those that could stop it: the
-    cells of its main line, and our own fours and threes (which it must answer first). Each move tried is
-    noted in ``after`` with the opponent's win after it (None if none was found)."""
-    game, budget = s.game, s.budget
-    them = threat.side
-    line = set(threat.line)
-    own = game.threats(me, THREE)
-    tries = [m for m in moves if m in line] + [m for m in game.moves() if m in line and m not in moves]
-    tries += [m for m in own if m not in tries]
-    tries += [m for m in moves if m not in tries]
-    held = []
-    until = s.until(budget.search_fraction)
-    for move in tries:
-        if s.meter.spent() or (until is not None and s.meter.clock() > until):
-            break
-        game.play(move)
-        try:
-            after[move] = s.outlook(them, s.share(CHECK_NODES, 0.05), until)
-        except OutOfBudget:
-            break
-        finally:
-            game.undo()
-        if after[move].win is None:
-            held.append(move)
-    # The moves proved to leave no forced win within the bounds first, then those the search ran out on.
-    return sorted(held, key=lambda m: -after[m].hardness[0])
-
-
-def _safe(s: Search, them: str, ranked: list[int], after: dict) -> list[int]:
-    """``ranked`` with the moves after which the opponent has a forced win moved to the end (a few checked,
-    the best first, within the time left); those losing soonest last."""
+    cells of its main line, and our own fours and threes (which it must answer first), the others after. All
+    are looked at with a few nodes first, then more, until some are shown to leave no forced win within the
+    bounds. Those first; failing them, those whose searches ran out; none if every one tried loses."""
     game = s.game
-    checked = 0
-    for move in ranked:
-        if move in after:
-            if after[move].win is None:
+    line = set(threat.line)
+    tries = [m for m in moves if m in line] + [m for m in game.moves() if m in line and m not in moves]
+    tries += [m for m in game.threats(me, THREE) if m not in tries]
+    tries += [m for m in moves if m not in tries]
+    until = s.until(s.budget.defence_fraction)
+    try:
+        for nodes in _rounds(s):
+            for move in tries:
+                if s.meter.spent() or (until is not None and s.meter.clock() > until):
+                    raise Exhausted
+                checks.check(move, nodes, until)
+            if any(checks.after[m].win is None and checks.after[m].finished for m in tries):
                 break
-            continue
-        if checked >= SAFETY_CHECKS or s.meter.spent():
-            break
-        checked += 1
-        game.play(move)
-        try:
-            after[move] = s.outlook(them, s.share(CHECK_NODES, 0.05))
-        except OutOfBudget:
-            break
-        finally:
-            game.undo()
-        if after[move].win is None:
-            break
-    losing = [m for m in ranked if m in after and after[m].win is not None]
-    if len(losing) == len(ranked):
-        return sorted(ranked, key=lambda m: after[m].hardness, reverse=True)
-    return [m for m in ranked if m not in losing] + sorted(losing, key=lambda m: after[m].hardness, reverse=True)
+    except (Exhausted, OutOfBudget):
+        pass  # the time for defences is over: what was found stands
+    held = [m for m in tries if m in checks.after and checks.after[m].win is None]
+    finished = [m for m in held if checks.after[m].finished]
+    return finished or held
+
+
+def _safe(s: Search, checks: Checks, ranked: list[int], scores: dict | None = None) -> list[int]:
+    """``ranked`` ordered for safety: first the best-ranked move after which the opponent's threat search
+    finished and found no forced win, then those whose search ran out of its share, then those it wins
+    after, the longest win first. The best-ranked moves are checked one by one (each given more nodes, round
+    by round, until its search settles), a few at most, within the time left."""
+    rounds = _rounds(s)
+    try:
+        for move in ranked[:SAFETY_CHECKS]:
+            for nodes in rounds:
+                if s.meter.spent():
+                    raise Exhausted
+                if checks.settled(move):
+                    break
+                checks.check(move, nodes)
+            outlook = checks.after[move]
+            if outlook.win is None and outlook.finished:
+                break
+    except (Exhausted, OutOfBudget):
+        pass
+    order = {move: i for i, move in enumerate(ranked)}
+    scores = scores or {}
+
+    def key(move: int) -> tuple:
+        # A loss the alpha-beta found goes last all the same.
+        return (scores.get(move, 0) >= -MATE_BOUND, checks.seen(move), -order[move])
+
+    return sorted(ranked, key=key, reverse=True)
