@@ -482,7 +482,9 @@ def _defences(s: Search, checks: Checks, threat: ForcedWin, me: str, moves: list
     tries += [m for m in moves if m not in tries]
     until = s.until(s.budget.defence_fraction)
     try:
-        for nodes in _rounds(s):
+        # Not the last round: a defence that a few thousand nodes cannot settle is left to the alpha-beta (and to
+        # the checks before the move, which go on where these stopped).
+        for nodes in _rounds(s)[:-1]:
             for move in tries:
                 if s.meter.spent() or (until is not None and s.meter.clock() > until):
                     raise Exhausted
