@@ -144,6 +144,7 @@ class Layout:
             )
             for r0, c0 in (divmod(cell, n) for cell in range(cells))
         ]
+        self.near_sets = [frozenset(cells_near) for cells_near in self.near]
         # The cells a stone's lines reach: up to k-1 steps along each direction.
         self.lines = [frozenset(other for _, other, _ in touched) for touched in self.reach[1]]
         # The (up to) eight cells around each cell.
@@ -202,9 +203,12 @@ class Gomoku:
             self.w, self.sums = list(w), list(sums)
         # The empty cells where either side would make an open three or more: where every threat lies.
         self.hot: set[int] = {c for c, v in enumerate(self.sums) if v >= THREE_HIGH or v & LOW >= THREE_W}
-        self.near = [0] * (n * n)
+        # The empty cells within two steps of a stone (where a move is worth considering), and the taken ones.
         self.candidates: set[int] = set()
+        self.occupied: set[int] = set()
         self.history: list[int] = []
+        # For each stone played, what undo puts back: the cell's own weights, and each slot that changed.
+        self.log: list[tuple] = []
         self.hash = 0
         self.mover = X
         self.stones = 0
@@ -229,76 +233,51 @@ class Gomoku:
         """The board as marks, cell by cell."""
         return [MARKS[c] for c in self.board]
 
-    def _put(self, move: int, code: int) -> None:
-        # A stone of ``code`` (1 X, 2 O) on the empty ``move``: the cell's own weights go, its neighbours' change.
-        board, codes, w, sums, table, k, hot = self.board, self.codes, self.w, self.sums, self.table, self.k, self.hot
+    def play(self, move: int) -> None:
+        """The side to move puts a stone on the empty cell ``move``.
+
+        Its own slots lose their weights; the codes of the cells its lines reach change by one addition each,
+        and for the empty ones the weight table says what a stone there would now make. What changed is
+        logged, so that ``undo`` puts it back without asking the table again.
+        """
+        mark = self.mover
+        code = 1 if mark == X else 2
+        board, codes, w, sums, table, hot = self.board, self.codes, self.w, self.sums, self.table, self.hot
         board[move] = code
-        delta = -sums[move]
         base = move * 4
+        own = (w[base], w[base + 1], w[base + 2], w[base + 3], sums[move], move in hot)
+        delta = -sums[move]
         w[base] = w[base + 1] = w[base + 2] = w[base + 3] = sums[move] = 0
         hot.discard(move)
+        changed = []
         for slot, cell, unit in self.lay.reach[code][move]:
             key = codes[slot] = codes[slot] + unit
             if not board[cell]:
                 new = table[key]
                 if new is None:
-                    new = table[key] = weigh(key, k)
+                    new = table[key] = weigh(key, self.k)
                 old = w[slot]
                 if new != old:
                     w[slot] = new
-                    s = sums[cell] = sums[cell] + new - old
-                    delta += new - old
+                    diff = new - old
+                    s = sums[cell] = sums[cell] + diff
+                    delta += diff
+                    changed.append((slot, cell, old, diff))
                     if s >= THREE_HIGH or s & LOW >= THREE_W:
                         if cell not in hot:
                             hot.add(cell)
                     elif cell in hot:
                         hot.remove(cell)
         self.total += delta
-
-    def _take(self, move: int, code: int) -> None:
-        # The stone of ``code`` on ``move`` taken away again: the reverse of _put.
-        board, codes, w, sums, table, k, hot = self.board, self.codes, self.w, self.sums, self.table, self.k, self.hot
-        board[move] = 0
-        delta = 0
-        for slot, cell, unit in self.lay.reach[code][move]:
-            key = codes[slot] = codes[slot] - unit
-            if not board[cell]:
-                new = table[key]
-                if new is None:
-                    new = table[key] = weigh(key, k)
-                old = w[slot]
-                if new != old:
-                    w[slot] = new
-                    s = sums[cell] = sums[cell] + new - old
-                    delta += new - old
-                    if s >= THREE_HIGH or s & LOW >= THREE_W:
-                        if cell not in hot:
-                            hot.add(cell)
-                    elif cell in hot:
-                        hot.remove(cell)
-        own = 0
-        for slot in range(move * 4, move * 4 + 4):
-            value = table[codes[slot]]
-            if value is None:
-                value = table[codes[slot]] = weigh(codes[slot], k)
-            w[slot] = value
-            own += value
-        sums[move] = own
-        if own >= THREE_HIGH or own & LOW >= THREE_W:
-            hot.add(move)
-        self.total += delta + own
-
-    def play(self, move: int) -> None:
-        """The side to move puts a stone on the empty cell ``move``."""
-        mark = self.mover
-        self._put(move, 1 if mark == X else 2)
-        self.hash ^= self.lay.zobrist[mark][move]
-        near, board, candidates = self.near, self.board, self.candidates
-        for cell in self.lay.near[move]:
-            near[cell] += 1
-            if near[cell] == 1 and not board[cell]:
-                candidates.add(cell)
+        # The cells near the stone that were not yet candidates (nor taken) become candidates.
+        candidates, occupied = self.candidates, self.occupied
+        added = self.lay.near_sets[move].difference(candidates, occupied)
+        candidates |= added
+        was = move in candidates
         candidates.discard(move)
+        occupied.add(move)
+        self.log.append((own, changed, delta, added, was))
+        self.hash ^= self.lay.zobrist[mark][move]
         self.history.append(move)
         self.stones += 1
         self.mover = O if mark == X else X
@@ -316,17 +295,32 @@ class Gomoku:
             self.mover = O if self.mover == X else X
             self.hash ^= self.lay.pass_key
             return
-        code = self.board[move]
+        board, codes, w, sums, hot = self.board, self.codes, self.w, self.sums, self.hot
+        code = board[move]
         mark = MARKS[code]
-        self._take(move, code)
+        own, changed, delta, added, was = self.log.pop()
+        for slot, _, unit in self.lay.reach[code][move]:
+            codes[slot] -= unit
+        for slot, cell, old, diff in changed:
+            w[slot] = old
+            s = sums[cell] = sums[cell] - diff
+            if s >= THREE_HIGH or s & LOW >= THREE_W:
+                if cell not in hot:
+                    hot.add(cell)
+            elif cell in hot:
+                hot.remove(cell)
+        base = move * 4
+        w[base], w[base + 1], w[base + 2], w[base + 3], sums[move], was_hot = own
+        if was_hot:
+            hot.add(move)
+        self.total -= delta
+        board[move] = 0
         self.hash ^= self.lay.zobrist[mark][move]
-        near, candidates = self.near, self.candidates
-        for cell in self.lay.near[move]:
-            near[cell] -= 1
-            if near[cell] == 0:
-                candidates.discard(cell)
-        if near[move]:
+        candidates = self.candidates
+        candidates -= added
+        if was:
             candidates.add(move)
+        self.occupied.discard(move)
         self.stones -= 1
         self.mover = mark
 
@@ -421,11 +415,15 @@ class Gomoku:
         sums = self.sums
         # Attack counts double, so that making a four goes before blocking a mere three, while
         # blocking a threat to make an open four or five still goes before a three of one's own.
+        # One integer per cell sorts fastest: the priority, then the cell (the lower first among equals).
         if self.mover == X:
-            ranked = sorted(self.candidates, key=lambda c: (-(2 * (sums[c] & LOW) + (sums[c] >> SHIFT)), c))
+            keys = [(2 * (v & LOW) + (v >> SHIFT)) * 1024 + 1023 - c for c in self.candidates for v in (sums[c],)]
         else:
-            ranked = sorted(self.candidates, key=lambda c: (-(2 * (sums[c] >> SHIFT) + (sums[c] & LOW)), c))
-        return ranked if limit is None else ranked[:limit]
+            keys = [(2 * (v >> SHIFT) + (v & LOW)) * 1024 + 1023 - c for c in self.candidates for v in (sums[c],)]
+        keys.sort(reverse=True)
+        if limit is not None:
+            keys = keys[:limit]
+        return [1023 - (key & 1023) for key in keys]
 
     def legal(self) -> list[int]:
         """Every empty cell."""

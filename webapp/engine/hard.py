@@ -161,6 +161,15 @@ class Outlook:
         return (0, self.win.plies, self.win.kind == "threes")
 
 
+def ORTHO(game, m):
+    import os
+
+    if not os.environ.get("ORTHO"):
+        return True
+    first = game.history[-1]
+    return m // game.n == first // game.n or m % game.n == first % game.n
+
+
 def _other(mark: str) -> str:
     return "O" if mark == "X" else "X"
 
@@ -287,12 +296,15 @@ class Search:
         """At the horizon: a short forced win by fours for the side to move, else the static evaluation."""
         game = self.game
         # A fresh table each time, so that a leaf's value depends on its position alone.
-        threat = ThreatSearch(game, game.mover, self.meter)
+        meter = self.meter
+        threat = ThreatSearch(game, game.mover, meter)
+        saved = meter.begin(LEAF_NODES)
         try:
-            with self.meter.share(LEAF_NODES):
-                plies = threat.attack(0, LEAF_DEPTH)
+            plies = threat.attack(0, LEAF_DEPTH)
         except Exhausted:
             plies = None
+        finally:
+            meter.end(saved)
         if plies is not None:
             return MATE - ply - plies
         return game.evaluate()
@@ -389,7 +401,7 @@ def _choose(s: Search, me: str, them: str, done) -> Result:
     if game.stones == 1:
         # The first reply next to the first stone: a reply two steps away (which a shallow search's horizon
         # can prefer) lets the first player build freely.
-        moves = [m for m in moves if m in game.lay.around[game.history[-1]]]
+        moves = [m for m in moves if m in game.lay.around[game.history[-1]] and ORTHO(game, m)]
     # What the opponent threatens now, and after which of our moves it still wins.
     threat = s.forced(
         them, s.share(THEIR_NODES, budget.their_fraction - budget.own_fraction), s.until(budget.their_fraction)

@@ -118,6 +118,18 @@ class Meter:
         """Whether more than ``fraction`` of ``seconds`` (None: no limit) has gone since the start."""
         return seconds is not None and self.elapsed() > seconds * fraction
 
+    def begin(self, nodes: int) -> tuple:
+        """``share(nodes)`` without a ``with`` block, for the hottest callers: what ``end`` needs to put back."""
+        saved = self.cap, self.until
+        self.cap = min(self.cap, self.nodes + nodes)
+        self._next = min(self.limit + 1, self.cap + 1, self._clock_at)
+        return saved
+
+    def end(self, saved: tuple) -> None:
+        """The end of a share ``begin`` started."""
+        self.cap, self.until = saved
+        self._next = min(self.limit + 1, self.cap + 1, self._clock_at)
+
     @contextmanager
     def share(self, nodes: float | None = None, until: float | None = None) -> Iterator[None]:
         """Within the block a search may visit at most ``nodes`` more nodes, and run until the clock reads
