@@ -5,7 +5,7 @@ import pytest
 
 from tests.proofs import wins_within
 from webapp.engine import big, hard, levels, pacing
-from webapp.engine.gomoku import DOUBLE_W, Gomoku
+from webapp.engine.gomoku import DOUBLE_W, FOUR_W, Gomoku
 from webapp.engine.hard import Budget, search
 from webapp.engine.rules import EMPTY, Position, other, parse
 from webapp.engine.vct import Exhausted, Meter, ThreatSearch
@@ -444,6 +444,26 @@ def test_the_search_view_keeps_to_the_budget_given():
 # --- the alpha-beta's values, its window and its table ---------------------------------------
 
 
+def fours_of(game: Gomoku, side: str, line: bool = False):
+    """A fresh search for ``side``'s short win by fours, as if it were to move, within the inner nodes' share."""
+    passed = game.mover != side
+    if passed:
+        game.pass_turn()
+    meter = Meter()
+    try:
+        with meter.share(hard.INNER_NODES):
+            search = ThreatSearch(game, side, meter)
+            if line:
+                found = search.vcf(hard.LEAF_DEPTH)
+                return None if found is None else found.line
+            return search.attack(0, hard.LEAF_DEPTH)
+    except Exhausted:
+        return None
+    finally:
+        if passed:
+            game.undo()
+
+
 def reference(game: Gomoku, depth: int, ply: int) -> int:
     """Hard's negamax value by the book: the same rules at each node, but no window and no table."""
     me = game.mover
@@ -473,7 +493,17 @@ def reference(game: Gomoku, depth: int, ply: int) -> int:
     answers = game.answers(other(me))
     if answers == []:
         return -(hard.MATE - ply - 4)
-    moves = game.moves(hard.WIDTH) if answers is None else answers[: hard.WIDTH]
+    if answers is None:
+        plies = fours_of(game, me)
+        if plies is not None:
+            return hard.MATE - ply - plies
+        moves = game.moves(hard.WIDTH)
+        threat = fours_of(game, other(me), line=True)
+        if threat is not None:
+            stops = set(threat) | set(game.threats(me, FOUR_W))
+            moves = [m for m in game.moves() if m in stops][: hard.WIDTH] or moves
+    else:
+        moves = answers[: hard.WIDTH]
     best = -hard.INF
     for move in moves:
         game.play(move)
@@ -702,3 +732,21 @@ def test_a_dead_position_is_a_draw_in_one_node():
     assert g.dead()
     s = hard.Search(g, Budget())
     assert (s.negamax(2, -hard.INF, hard.INF, 0), s.nodes) == (0, 1)
+
+
+# O to move while X has a win by fours (VCF with one more X stone far away): only the cells of X's line and O's
+# fours are searched; and X to move in VCF, whose own win by fours ends the search at once.
+AGAINST_FOURS = VCF[:220] + "X" + VCF[221:]
+
+
+@pytest.mark.parametrize("board", [AGAINST_FOURS, VCF])
+@pytest.mark.parametrize("depth", [1, 2])
+def test_wins_by_fours_inside_the_tree_are_found_and_answered(board, depth):
+    g = game_of(board)
+    s = hard.Search(g, Budget())
+    value = s.negamax(depth, -hard.INF, hard.INF, 0)
+    assert value == reference(g, depth, 0)
+    if board == VCF:
+        assert value == hard.MATE - 5 and s.nodes < 40
+    else:
+        assert g.mover == "O" and s.table[g.key()][3] in set(s.fours("X", line=True)) | set(g.threats("O", FOUR_W))

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from webapp.engine.gomoku import DOUBLE_W as DOUBLE
+from webapp.engine.gomoku import FOUR_W as FOUR
 from webapp.engine.gomoku import THREE_W as THREE
 from webapp.engine.vct import DEPTH, Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
 
@@ -50,6 +51,7 @@ CHECK_NODES = 2_000  # the opponent's, after one candidate move (in the analysis
 # many nodes in all (or this fraction of a smaller node budget), so that quick answers come first.
 ROUNDS = ((250, 0.01), (1_200, 0.03), (5_000, 0.06))
 LEAF_NODES = 24  # our VCF at the horizon
+INNER_NODES = 40  # ours, and the opponent's, at the nodes before it
 LEAF_DEPTH = 4  # fours in it
 THREES = 3  # threes in a VCT, at most
 # How many moves the opponent's threat is checked after, at most, before a move is played.
@@ -267,7 +269,19 @@ class Search:
         answers = game.answers(_other(me))
         if answers is not None and not answers:
             return -(MATE - ply - 4)
-        moves = answers[:WIDTH] if answers is not None else game.moves(WIDTH)
+        if answers is not None:
+            moves = answers[:WIDTH]
+        else:
+            # A win by fours of our own ends the node; against one of the opponent's, only the cells of its line
+            # and our own fours can hold.
+            plies = self.fours(me)
+            if plies is not None:
+                return MATE - ply - plies
+            moves = game.moves(WIDTH)
+            threat = self.fours(_other(me), line=True)
+            if threat is not None:
+                stops = set(threat) | set(game.threats(me, FOUR))
+                moves = [m for m in game.moves() if m in stops][:WIDTH] or moves
         if first is not None and first in moves:
             moves.remove(first)
             moves.insert(0, first)
@@ -291,6 +305,27 @@ class Search:
             self.table.clear()
         self.table[key] = (depth, flag, _to_table(best, ply), chosen)
         return best
+
+    def fours(self, side: str, line: bool = False):
+        """``side``'s short forced win by fours (as if it were to move) within INNER_NODES nodes: its plies, or with
+        ``line`` its main line; None if none is found."""
+        game, meter = self.game, self.meter
+        passed = game.mover != side
+        if passed:
+            game.pass_turn()
+        saved = meter.begin(INNER_NODES)
+        try:
+            threat = ThreatSearch(game, side, meter)
+            if line:
+                found = threat.vcf(LEAF_DEPTH)
+                return None if found is None else found.line
+            return threat.attack(0, LEAF_DEPTH)
+        except Exhausted:
+            return None
+        finally:
+            meter.end(saved)
+            if passed:
+                game.undo()
 
     def leaf(self, ply: int) -> int:
         """At the horizon: a short forced win by fours for the side to move, else the static evaluation."""
