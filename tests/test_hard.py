@@ -5,7 +5,7 @@ import pytest
 
 from tests.proofs import wins_within
 from webapp.engine import big, hard, levels, pacing
-from webapp.engine.gomoku import DOUBLE_W, FOUR_W, Gomoku
+from webapp.engine.gomoku import DOUBLE_W, FOUR_W, THREE_W, Gomoku
 from webapp.engine.hard import Budget, search
 from webapp.engine.rules import EMPTY, Position, other, parse
 from webapp.engine.vct import Exhausted, Meter, ThreatSearch
@@ -399,6 +399,8 @@ def test_a_depth_budget_is_the_depth_the_view_reports():
         (grid(7, "", ".XXXX..", "OO.....", "O......"), "lost", (7, 12), 1),
         (VCF, "fours", (112,), 5),
         (EMPTY * 49, "only", (24,), 0),  # the centre: nothing else is worth searching on an empty board
+        # The first reply: any of the eight cells next to the first stone, one at random.
+        (grid(7, "", "", "", "...X"), "opening", (16, 17, 18, 23, 25, 30, 31, 32), 0),
     ],
 )
 def test_without_a_look_ahead_the_view_says_why_and_weighs_no_move(board, reason, best, depth):
@@ -444,8 +446,8 @@ def test_the_search_view_keeps_to_the_budget_given():
 # --- the alpha-beta's values, its window and its table ---------------------------------------
 
 
-def fours_of(game: Gomoku, side: str, line: bool = False):
-    """A fresh search for ``side``'s short win by fours, as if it were to move, within the inner nodes' share."""
+def quick_of(game: Gomoku, side: str, threes: int, line: bool = False):
+    """A fresh search for ``side``'s short forced win, as if it were to move, within the inner nodes' share."""
     passed = game.mover != side
     if passed:
         game.pass_turn()
@@ -454,9 +456,13 @@ def fours_of(game: Gomoku, side: str, line: bool = False):
         with meter.share(hard.INNER_NODES):
             search = ThreatSearch(game, side, meter)
             if line:
-                found = search.vcf(hard.LEAF_DEPTH)
+                found = search.vct(threes, hard.INNER_DEPTH)
                 return None if found is None else found.line
-            return search.attack(0, hard.LEAF_DEPTH)
+            for t in range(threes + 1):
+                plies = search.attack(t, hard.INNER_DEPTH)
+                if plies is not None:
+                    return plies
+            return None
     except Exhausted:
         return None
     finally:
@@ -494,13 +500,14 @@ def reference(game: Gomoku, depth: int, ply: int) -> int:
     if answers == []:
         return -(hard.MATE - ply - 4)
     if answers is None:
-        plies = fours_of(game, me)
+        threes = 1 if depth >= 2 else 0
+        plies = quick_of(game, me, threes)
         if plies is not None:
             return hard.MATE - ply - plies
         moves = game.moves(hard.WIDTH)
-        threat = fours_of(game, other(me), line=True)
+        threat = quick_of(game, other(me), threes, line=True)
         if threat is not None:
-            stops = set(threat) | set(game.threats(me, FOUR_W))
+            stops = set(threat) | set(game.threats(me, THREE_W if threes else FOUR_W))
             moves = [m for m in game.moves() if m in stops][: hard.WIDTH] or moves
     else:
         moves = answers[: hard.WIDTH]
@@ -749,4 +756,6 @@ def test_wins_by_fours_inside_the_tree_are_found_and_answered(board, depth):
     if board == VCF:
         assert value == hard.MATE - 5 and s.nodes < 40
     else:
-        assert g.mover == "O" and s.table[g.key()][3] in set(s.fours("X", line=True)) | set(g.threats("O", FOUR_W))
+        threes = 1 if depth >= 2 else 0
+        stops = set(s.quick("X", threes, line=True)) | set(g.threats("O", THREE_W if threes else FOUR_W))
+        assert g.mover == "O" and s.table[g.key()][3] in stops

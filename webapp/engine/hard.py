@@ -51,7 +51,8 @@ CHECK_NODES = 2_000  # the opponent's, after one candidate move (in the analysis
 # many nodes in all (or this fraction of a smaller node budget), so that quick answers come first.
 ROUNDS = ((250, 0.01), (1_200, 0.03), (5_000, 0.06))
 LEAF_NODES = 24  # our VCF at the horizon
-INNER_NODES = 40  # ours, and the opponent's, at the nodes before it
+INNER_DEPTH = 8  # attacker moves in them
+INNER_NODES = 60  # ours, and the opponent's, at the nodes before it (with one three, two plies or more from it)
 LEAF_DEPTH = 4  # fours in it
 THREES = 3  # threes in a VCT, at most
 # How many moves the opponent's threat is checked after, at most, before a move is played.
@@ -135,8 +136,8 @@ class Result:
     # Why the search chose as it did: "search" (it looked ahead), or with no look-ahead: "win" (a win at
     # once), "block" (one threat to block), "lost" (two completions to block), "fours" or "threes" (a forced
     # win by continuous fours, or by fours and threes), "delay" (every move loses to a forced win of the
-    # opponent's: the longest is played), "only" (one move worth searching) or "unfinished" (the budget
-    # ran out before depth 1).
+    # opponent's: the longest is played), "only" (one move worth searching), "opening" (the first reply: any
+    # cell next to the first stone) or "unfinished" (the budget ran out before depth 1).
     reason: str = "search"
     # The forced win proved for the side to move at the root, if any.
     forced: ForcedWin | None = None
@@ -161,15 +162,6 @@ class Outlook:
         if self.win is None:
             return (2 if self.finished else 1, 0, 0)
         return (0, self.win.plies, self.win.kind == "threes")
-
-
-def ORTHO(game, m):
-    import os
-
-    if not os.environ.get("ORTHO"):
-        return True
-    first = game.history[-1]
-    return m // game.n == first // game.n or m % game.n == first % game.n
 
 
 def _other(mark: str) -> str:
@@ -274,13 +266,15 @@ class Search:
         else:
             # A win by fours of our own ends the node; against one of the opponent's, only the cells of its line
             # and our own fours can hold.
-            plies = self.fours(me)
+            # Two plies or more from the horizon, by fours and threes too (the nodes there are few).
+            threes = 1 if depth >= 2 else 0
+            plies = self.quick(me, threes)
             if plies is not None:
                 return MATE - ply - plies
             moves = game.moves(WIDTH)
-            threat = self.fours(_other(me), line=True)
+            threat = self.quick(_other(me), threes, line=True)
             if threat is not None:
-                stops = set(threat) | set(game.threats(me, FOUR))
+                stops = set(threat) | set(game.threats(me, THREE if threes else FOUR))
                 moves = [m for m in game.moves() if m in stops][:WIDTH] or moves
         if first is not None and first in moves:
             moves.remove(first)
@@ -306,9 +300,9 @@ class Search:
         self.table[key] = (depth, flag, _to_table(best, ply), chosen)
         return best
 
-    def fours(self, side: str, line: bool = False):
-        """``side``'s short forced win by fours (as if it were to move) within INNER_NODES nodes: its plies, or with
-        ``line`` its main line; None if none is found."""
+    def quick(self, side: str, threes: int, line: bool = False):
+        """``side``'s short forced win (as if it were to move), by fours, or with ``threes`` threes too, within
+        INNER_NODES nodes: its plies, or with ``line`` its main line; None if none is found."""
         game, meter = self.game, self.meter
         passed = game.mover != side
         if passed:
@@ -317,9 +311,13 @@ class Search:
         try:
             threat = ThreatSearch(game, side, meter)
             if line:
-                found = threat.vcf(LEAF_DEPTH)
+                found = threat.vct(threes, INNER_DEPTH)
                 return None if found is None else found.line
-            return threat.attack(0, LEAF_DEPTH)
+            for t in range(threes + 1):
+                plies = threat.attack(t, INNER_DEPTH)
+                if plies is not None:
+                    return plies
+            return None
         except Exhausted:
             return None
         finally:
@@ -434,9 +432,11 @@ def _choose(s: Search, me: str, them: str, done) -> Result:
     if len(moves) == 1:
         return done(moves, 0, 0, "only")
     if game.stones == 1:
-        # The first reply next to the first stone: a reply two steps away (which a shallow search's horizon
-        # can prefer) lets the first player build freely.
-        moves = [m for m in moves if m in game.lay.around[game.history[-1]] and ORTHO(game, m)]
+        # The first reply: any cell next to the first stone, all as good as one another for all a search can tell
+        # here (one two steps away, which a shallow search's horizon can prefer, lets the first player build
+        # freely); one at random among them, so that no two games need open alike.
+        around = sorted(m for m in game.lay.around[game.history[-1]] if not game.board[m])
+        return done(around, 0, 0, "opening")
     # What the opponent threatens now, and after which of our moves it still wins.
     threat = s.forced(
         them, s.share(THEIR_NODES, budget.their_fraction - budget.own_fraction), s.until(budget.their_fraction)
@@ -540,9 +540,10 @@ def _defences(s: Search, checks: Checks, threat: ForcedWin, me: str, moves: list
                 break
     except (Exhausted, OutOfBudget):
         pass  # the time for defences is over: what was found stands
+    # Those shown to hold first; those whose searches ran out after them, for the alpha-beta to judge as well (a
+    # defence that holds at once can still lose a few moves later).
     held = [m for m in tries if m in checks.after and checks.after[m].win is None]
-    finished = [m for m in held if checks.after[m].finished]
-    return finished or held
+    return sorted(held, key=lambda m: not checks.after[m].finished)
 
 
 def _safe(s: Search, checks: Checks, ranked: list[int], scores: dict | None = None) -> list[int]:
