@@ -5,7 +5,7 @@ import pytest
 
 from tests.proofs import wins_within
 from webapp.engine import big, hard, levels, pacing
-from webapp.engine.gomoku import DOUBLE_W, FOUR_W, THREE_W, Gomoku
+from webapp.engine.gomoku import DOUBLE_W, FOUR_W, Gomoku
 from webapp.engine.hard import Budget, search
 from webapp.engine.rules import EMPTY, Position, other, parse
 from webapp.engine.vct import Exhausted, Meter, ThreatSearch
@@ -446,8 +446,8 @@ def test_the_search_view_keeps_to_the_budget_given():
 # --- the alpha-beta's values, its window and its table ---------------------------------------
 
 
-def quick_of(game: Gomoku, side: str, threes: int, line: bool = False):
-    """A fresh search for ``side``'s short forced win, as if it were to move, within the inner nodes' share."""
+def fours_of(game: Gomoku, side: str, line: bool = False):
+    """A fresh search for ``side``'s short win by fours, as if it were to move, within the inner nodes' share."""
     passed = game.mover != side
     if passed:
         game.pass_turn()
@@ -456,13 +456,9 @@ def quick_of(game: Gomoku, side: str, threes: int, line: bool = False):
         with meter.share(hard.INNER_NODES):
             search = ThreatSearch(game, side, meter)
             if line:
-                found = search.vct(threes, hard.INNER_DEPTH)
+                found = search.vcf(hard.LEAF_DEPTH)
                 return None if found is None else found.line
-            for t in range(threes + 1):
-                plies = search.attack(t, hard.INNER_DEPTH)
-                if plies is not None:
-                    return plies
-            return None
+            return search.attack(0, hard.LEAF_DEPTH)
     except Exhausted:
         return None
     finally:
@@ -500,14 +496,13 @@ def reference(game: Gomoku, depth: int, ply: int) -> int:
     if answers == []:
         return -(hard.MATE - ply - 4)
     if answers is None:
-        threes = 1 if depth >= 2 else 0
-        plies = quick_of(game, me, threes)
+        plies = fours_of(game, me)
         if plies is not None:
             return hard.MATE - ply - plies
         moves = game.moves(hard.WIDTH)
-        threat = quick_of(game, other(me), threes, line=True)
+        threat = fours_of(game, other(me), line=True)
         if threat is not None:
-            stops = set(threat) | set(game.threats(me, THREE_W if threes else FOUR_W))
+            stops = set(threat) | set(game.threats(me, FOUR_W))
             moves = [m for m in game.moves() if m in stops][: hard.WIDTH] or moves
     else:
         moves = answers[: hard.WIDTH]
@@ -756,6 +751,4 @@ def test_wins_by_fours_inside_the_tree_are_found_and_answered(board, depth):
     if board == VCF:
         assert value == hard.MATE - 5 and s.nodes < 40
     else:
-        threes = 1 if depth >= 2 else 0
-        stops = set(s.quick("X", threes, line=True)) | set(g.threats("O", THREE_W if threes else FOUR_W))
-        assert g.mover == "O" and s.table[g.key()][3] in stops
+        assert g.mover == "O" and s.table[g.key()][3] in set(s.fours("X", line=True)) | set(g.threats("O", FOUR_W))

@@ -180,30 +180,15 @@ class MoveTiming:
     worst_board: str | None = None
 
 
-# A quick version of the threat attacker (webapp/opponents.py) for the benchmark's games: it makes the
-# positions of threats and answers that a real opponent makes, where Hard's searches cost the most.
-BENCH_ATTACKER_NODES = 3_000
-
-
 def game_positions(spec: Board, count: int, rng: random.Random) -> list[str]:
-    """``count`` unfinished positions from games on ``spec``: in half the games each move is Medium's (or now
-    and then Easy's); in the other half one side is a threat attacker, which plays its forced wins."""
-    from webapp.opponents import attacker
-
-    attack = attacker(nodes=BENCH_ATTACKER_NODES)
+    """``count`` unfinished positions from games on ``spec`` where each move is Medium's or Easy's."""
     boards: list[str] = []
-    game = 0
     while len(boards) < count:
         pos = parse(spec.empty, spec.n, spec.k)
-        attacker_side = (None, "X", None, "O")[game % 4]
-        game += 1
         while not pos.is_over() and len(boards) < count:
             boards.append(pos.board)
-            if pos.to_move == attacker_side:
-                move = attack(pos.board, rng)
-            else:
-                move = choose_move(pos.board, "one-ply" if rng.random() < 0.8 else "random", rng)
-            pos = pos.play(move)
+            level = "one-ply" if rng.random() < 0.8 else "random"
+            pos = pos.play(choose_move(pos.board, level, rng))
     return boards
 
 

@@ -51,8 +51,7 @@ CHECK_NODES = 2_000  # the opponent's, after one candidate move (in the analysis
 # many nodes in all (or this fraction of a smaller node budget), so that quick answers come first.
 ROUNDS = ((250, 0.01), (1_200, 0.03), (5_000, 0.06))
 LEAF_NODES = 24  # our VCF at the horizon
-INNER_DEPTH = 8  # attacker moves in them
-INNER_NODES = 60  # ours, and the opponent's, at the nodes before it (with one three, two plies or more from it)
+INNER_NODES = 40  # ours, and the opponent's, at the nodes before it
 LEAF_DEPTH = 4  # fours in it
 THREES = 3  # threes in a VCT, at most
 # How many moves the opponent's threat is checked after, at most, before a move is played.
@@ -266,15 +265,13 @@ class Search:
         else:
             # A win by fours of our own ends the node; against one of the opponent's, only the cells of its line
             # and our own fours can hold.
-            # Two plies or more from the horizon, by fours and threes too (the nodes there are few).
-            threes = 1 if depth >= 2 else 0
-            plies = self.quick(me, threes)
+            plies = self.fours(me)
             if plies is not None:
                 return MATE - ply - plies
             moves = game.moves(WIDTH)
-            threat = self.quick(_other(me), threes, line=True)
+            threat = self.fours(_other(me), line=True)
             if threat is not None:
-                stops = set(threat) | set(game.threats(me, THREE if threes else FOUR))
+                stops = set(threat) | set(game.threats(me, FOUR))
                 moves = [m for m in game.moves() if m in stops][:WIDTH] or moves
         if first is not None and first in moves:
             moves.remove(first)
@@ -300,9 +297,9 @@ class Search:
         self.table[key] = (depth, flag, _to_table(best, ply), chosen)
         return best
 
-    def quick(self, side: str, threes: int, line: bool = False):
-        """``side``'s short forced win (as if it were to move), by fours, or with ``threes`` threes too, within
-        INNER_NODES nodes: its plies, or with ``line`` its main line; None if none is found."""
+    def fours(self, side: str, line: bool = False):
+        """``side``'s short forced win by fours (as if it were to move) within INNER_NODES nodes: its plies, or with
+        ``line`` its main line; None if none is found."""
         game, meter = self.game, self.meter
         passed = game.mover != side
         if passed:
@@ -311,13 +308,9 @@ class Search:
         try:
             threat = ThreatSearch(game, side, meter)
             if line:
-                found = threat.vct(threes, INNER_DEPTH)
+                found = threat.vcf(LEAF_DEPTH)
                 return None if found is None else found.line
-            for t in range(threes + 1):
-                plies = threat.attack(t, INNER_DEPTH)
-                if plies is not None:
-                    return plies
-            return None
+            return threat.attack(0, LEAF_DEPTH)
         except Exhausted:
             return None
         finally:
@@ -540,10 +533,9 @@ def _defences(s: Search, checks: Checks, threat: ForcedWin, me: str, moves: list
                 break
     except (Exhausted, OutOfBudget):
         pass  # the time for defences is over: what was found stands
-    # Those shown to hold first; those whose searches ran out after them, for the alpha-beta to judge as well (a
-    # defence that holds at once can still lose a few moves later).
     held = [m for m in tries if m in checks.after and checks.after[m].win is None]
-    return sorted(held, key=lambda m: not checks.after[m].finished)
+    finished = [m for m in held if checks.after[m].finished]
+    return finished or held
 
 
 def _safe(s: Search, checks: Checks, ranked: list[int], scores: dict | None = None) -> list[int]:
