@@ -208,15 +208,24 @@ class Search:
         return self.outlook(side, nodes, until, threes).win
 
     def outlook(self, side: str, nodes: int, until: float | None = None, threes: int = THREES) -> Outlook:
-        """As ``forced``, and whether the search finished within its share (so that None means none exists
-        within its bounds) or ran out of it."""
-        game = self.game
+        """As ``forced``, and whether the broad search finished within its share (so that None means none exists
+        within its bounds) or ran out of it. A narrow search (long chains of dependent threats) goes first, with
+        a third of the share."""
+        game, meter = self.game, self.meter
         passed = game.mover != side
         if passed:
             game.pass_turn()
+        start = meter.nodes
         try:
-            with self.meter.share(nodes, until):
-                return Outlook(ThreatSearch(game, side, self.meter).vct(threes, DEPTH), True)
+            try:
+                with meter.share(max(nodes // 3, 1), until):
+                    win = ThreatSearch(game, side, meter, narrow=True).vct(threes, DEPTH)
+                if win is not None:
+                    return Outlook(win, True)
+            except Exhausted:
+                pass
+            with meter.share(max(nodes - (meter.nodes - start), 1), until):
+                return Outlook(ThreatSearch(game, side, meter).vct(threes, DEPTH), True)
         except Exhausted:
             return Outlook(None, False)
         finally:
@@ -467,7 +476,7 @@ class Checks:
 
     def __init__(self, s: Search, them: str):
         self.s, self.them = s, them
-        self.searches: dict[int, ThreatSearch] = {}
+        self.searches: dict[int, tuple[ThreatSearch, ThreatSearch]] = {}
         self.spent: dict[int, int] = {}
         self.after: dict[int, Outlook] = {}
 
@@ -482,7 +491,8 @@ class Checks:
         return self.after[move].hardness if move in self.after else (1, 0, 0)
 
     def check(self, move: int, nodes: int, until: float | None = None) -> Outlook:
-        """The opponent's outlook after ``move``, its search run on until it has used ``nodes`` in all."""
+        """The opponent's outlook after ``move``, its searches run on until they have used ``nodes`` in all: a
+        narrow one (long chains of dependent threats) with a third of them, the broad one with the rest."""
         s, game = self.s, self.s.game
         more = nodes - self.spent.get(move, 0)
         if move in self.after and (self.settled(move) or more <= 0):
@@ -490,14 +500,27 @@ class Checks:
         game.play(move)
         start = s.meter.nodes
         try:
-            search = self.searches.get(move)
-            if search is None:
-                search = self.searches[move] = ThreatSearch(game, self.them, s.meter)
+            searches = self.searches.get(move)
+            if searches is None:
+                searches = self.searches[move] = (
+                    ThreatSearch(game, self.them, s.meter, narrow=True),
+                    ThreatSearch(game, self.them, s.meter),
+                )
+            narrow, broad = searches
+            win = None
             try:
-                with s.meter.share(max(more, 1), until):
-                    outlook = Outlook(search.vct(THREES, DEPTH), True)
+                with s.meter.share(max(more // 3, 1), until):
+                    win = narrow.vct(THREES, DEPTH)
             except Exhausted:
-                outlook = Outlook(None, False)
+                pass
+            if win is not None:
+                outlook = Outlook(win, True)
+            else:
+                try:
+                    with s.meter.share(max(more - (s.meter.nodes - start), 1), until):
+                        outlook = Outlook(broad.vct(THREES, DEPTH), True)
+                except Exhausted:
+                    outlook = Outlook(None, False)
         finally:
             self.spent[move] = self.spent.get(move, 0) + s.meter.nodes - start
             game.undo()

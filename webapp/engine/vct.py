@@ -167,10 +167,14 @@ class ThreatSearch:
     (``completions``, ``threats``, ``answers``, ``worth``), so the search itself knows no patterns.
     """
 
-    def __init__(self, game: Gomoku, side: str, meter: Meter):
+    def __init__(self, game: Gomoku, side: str, meter: Meter, narrow: bool = False):
         self.game, self.side, self.meter = game, side, meter
         self.table: dict[int, tuple] = {}
         self.last: list[int] = []  # the attacker's moves of the sequence in hand
+        # Narrow: past the first move, every threat (four or three) on the lines of the attacker's last move, as
+        # in Allis's dependency-based search: it misses wins that combine independent threats, but finds long
+        # chains of dependent ones in a fraction of the nodes.
+        self.narrow = narrow
 
     # --- the AND/OR search ------------------------------------------------------------------------
 
@@ -215,6 +219,11 @@ class ThreatSearch:
         """The attacker's moves to try: all its fours, then (with threes left) its strongest few open threes, those
         on the lines of its earlier stones of the sequence only, past the first move."""
         game, side = self.game, self.side
+        if self.narrow and self.last:
+            near = game.lay.lines[self.last[-1]]
+            moves = [m for m in game.threats(side, FOUR_W if threes <= 0 else THREE_W) if m in near]
+            fours = [m for m in moves if game.worth(m, side) >= FOUR_W]
+            return fours + [m for m in moves if game.worth(m, side) < FOUR_W][:THREES_TRIED]
         if threes <= 0:
             return game.threats(side, FOUR_W)
         moves = game.threats(side, THREE_W)
