@@ -143,8 +143,9 @@ class Result:
 
     @property
     def proved(self) -> bool:
-        """Whether the value is a forced win found by the threat search, not a judgement."""
-        return self.value > MATE_BOUND
+        """Whether the value is a forced win the threat search proved (an alpha-beta win, whose defender tried
+        only its best-looking moves, is a judgement)."""
+        return self.forced is not None
 
 
 @dataclass(frozen=True, slots=True)
