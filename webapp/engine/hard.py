@@ -54,6 +54,9 @@ LEAF_NODES = 24  # our VCF at the horizon
 INNER_NODES = 40  # ours, and the opponent's, at the nodes before it
 LEAF_DEPTH = 4  # fours in it
 THREES = 3  # threes in a VCT, at most
+# Keeping the initiative: of the moves within PRESS_MARGIN of the best (PRESS_CANDIDATES at most), one after which
+# we would have a forced win were we to move again (found within PRESS_NODES) is preferred.
+PRESS_CANDIDATES, PRESS_MARGIN, PRESS_NODES = 5, 1_500, 600
 # How many moves the opponent's threat is checked after, at most, before a move is played.
 SAFETY_CHECKS = 8
 
@@ -114,10 +117,12 @@ class Budget:
     their_fraction: float = 0.25
     defence_fraction: float = 0.55
     search_fraction: float = 0.8
+    opening_stones: int = 0
+    opening_fraction: float = 0.0
 
 
 # What a move costs the server: the default budget of the Hard level.
-DEFAULT_BUDGET = Budget(seconds=0.9, start_fraction=0.12)
+DEFAULT_BUDGET = Budget(seconds=0.9, start_fraction=0.12, opening_stones=12, opening_fraction=0.4)
 
 
 @dataclass
@@ -195,6 +200,14 @@ class Search:
         """A threat search's share of nodes: ``nodes``, or ``fraction`` of a smaller node budget."""
         budget = self.budget.nodes
         return nodes if budget is None else min(nodes, int(budget * fraction))
+
+    def start_fraction(self) -> float:
+        """The share of the seconds within which an alpha-beta iteration may start: more in the opening, where the
+        positions are quiet, the threat searches cheap, and a deeper look decides what follows."""
+        budget = self.budget
+        if self.game.stones < budget.opening_stones:
+            return max(budget.start_fraction, budget.opening_fraction)
+        return budget.start_fraction
 
     def until(self, fraction: float) -> float | None:
         """The clock reading at ``fraction`` of the budget's seconds (None without seconds)."""
@@ -377,7 +390,7 @@ class Search:
                         break  # a win is found, or every move loses: looking deeper changes nothing
                     if (
                         budget.seconds is not None
-                        and self.meter.clock() - began > budget.seconds * budget.start_fraction
+                        and self.meter.clock() - began > budget.seconds * self.start_fraction()
                     ):
                         break
         except (Exhausted, OutOfBudget):
@@ -466,9 +479,35 @@ def _choose(s: Search, me: str, them: str, done) -> Result:
     if top > MATE_BOUND:
         return done([m for m in ranked if scores[m] == top], top, depth, "search", scores)
     safe = _safe(s, checks, ranked, scores)
-    first = safe[0]
+    first = _pressing(s, me, safe, scores, checks)
     best = [m for m in safe if scores[m] == scores[first] and checks.seen(m) == checks.seen(first)]
     return done(best, scores[first], depth, "search", scores)
+
+
+def _pressing(s: Search, me: str, safe: list[int], scores: dict, checks: Checks) -> int:
+    """Of the moves about as good as the first of ``safe`` (and as safe), the best-ranked one after which we would
+    have a forced win if we could move again: a threat the opponent must answer, so that we keep the initiative.
+    The first of ``safe`` if none is, or if there is no time left to look."""
+    first = safe[0]
+    close = [
+        m
+        for m in safe[:PRESS_CANDIDATES]
+        if scores[m] >= scores[first] - PRESS_MARGIN and checks.seen(m) == checks.seen(first)
+    ]
+    game = s.game
+    for move in close:
+        if s.meter.spent():
+            break
+        game.play(move)
+        try:
+            threat = s.outlook(me, s.share(PRESS_NODES, 0.02)).win
+        except OutOfBudget:
+            break
+        finally:
+            game.undo()
+        if threat is not None:
+            return move
+    return first
 
 
 class Checks:
