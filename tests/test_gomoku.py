@@ -131,7 +131,12 @@ def check_against_a_full_scan(g: Gomoku) -> None:
         assert g.sums[cell] == cell_sum
         total += cell_sum
     assert g.total == total
-    assert g.candidates == {c for c in range(n * n) if text[c] == EMPTY and g.near[c]}
+    stones = [c for c in range(n * n) if text[c] != EMPTY]
+    near = {c for c in range(n * n) if any(max(abs(c // n - t // n), abs(c % n - t % n)) <= 2 for t in stones)}
+    assert g.candidates == {c for c in near if text[c] == EMPTY}
+    assert g.occupied == set(stones)
+    hot = {c for c in range(n * n) if max(g.worth(c, "X"), g.worth(c, "O")) >= WEIGHTS[OPEN_THREE]}
+    assert g.hot == hot and hot <= g.candidates
 
 
 @given(n=st.sampled_from([7, 15]), seed=st.integers(0, 10**6), stones=st.integers(0, 60))

@@ -5,7 +5,7 @@ import pytest
 
 from tests.proofs import wins_within
 from webapp.engine import big, hard, levels, pacing
-from webapp.engine.gomoku import DOUBLE_W, Gomoku
+from webapp.engine.gomoku import DOUBLE_W, FOUR_W, Gomoku
 from webapp.engine.hard import Budget, search
 from webapp.engine.rules import EMPTY, Position, other, parse
 from webapp.engine.vct import Exhausted, Meter, ThreatSearch
@@ -338,20 +338,20 @@ def test_every_result_analyze_reports_on_7x7_endgames_is_true_by_brute_force():
 
 
 @pytest.mark.parametrize("board", [FOUR_THREE, DOUBLE_THREE, VCF])
-def test_every_win_and_loss_analyze_claims_on_15x15_holds_against_every_defence(board):
+def test_the_shortest_wins_and_losses_analyze_claims_on_15x15_hold_against_every_defence(board):
     g = game_of(board)
-    claimed = {"win": 0, "loss": 0}
-    for move, (result, plies) in big.analyze(board, seconds=5).items():
-        if result == "unclear":
-            continue
-        claimed[result] += 1
-        if result == "win":
-            assert wins_within(g, g.mover, plies, find, first=move), move
-        elif plies <= 5:  # the shortest losses: O wins at once, or with an open four or a double
-            g.play(move)
-            assert wins_within(g, g.mover, plies - 1, find), move
-            g.undo()
-    assert claimed["win"] >= 1
+    claims = sorted(
+        (plies, move, result) for move, (result, plies) in big.analyze(board, seconds=1).items() if result != "unclear"
+    )
+    wins = [(plies, move) for plies, move, result in claims if result == "win"]
+    # The first win by the search itself is among them; the shortest few, and the shortest losses, replayed.
+    assert wins and wins[0][0] <= 5
+    for plies, move in wins[:3]:
+        assert wins_within(g, g.mover, plies, find, first=move), move
+    for plies, move, _ in [c for c in claims if c[2] == "loss"][:3]:
+        g.play(move)
+        assert wins_within(g, g.mover, plies - 1, find), move
+        g.undo()
 
 
 def test_analyze_covers_every_legal_cell_and_claims_nothing_in_a_quiet_position():
@@ -399,6 +399,8 @@ def test_a_depth_budget_is_the_depth_the_view_reports():
         (grid(7, "", ".XXXX..", "OO.....", "O......"), "lost", (7, 12), 1),
         (VCF, "fours", (112,), 5),
         (EMPTY * 49, "only", (24,), 0),  # the centre: nothing else is worth searching on an empty board
+        # The first reply: any of the eight cells next to the first stone, one at random.
+        (grid(7, "", "", "", "...X"), "opening", (16, 17, 18, 23, 25, 30, 31, 32), 0),
     ],
 )
 def test_without_a_look_ahead_the_view_says_why_and_weighs_no_move(board, reason, best, depth):
@@ -444,6 +446,26 @@ def test_the_search_view_keeps_to_the_budget_given():
 # --- the alpha-beta's values, its window and its table ---------------------------------------
 
 
+def fours_of(game: Gomoku, side: str, line: bool = False):
+    """A fresh search for ``side``'s short win by fours, as if it were to move, within the inner nodes' share."""
+    passed = game.mover != side
+    if passed:
+        game.pass_turn()
+    meter = Meter()
+    try:
+        with meter.share(hard.INNER_NODES):
+            search = ThreatSearch(game, side, meter)
+            if line:
+                found = search.vcf(hard.LEAF_DEPTH)
+                return None if found is None else found.line
+            return search.attack(0, hard.LEAF_DEPTH)
+    except Exhausted:
+        return None
+    finally:
+        if passed:
+            game.undo()
+
+
 def reference(game: Gomoku, depth: int, ply: int) -> int:
     """Hard's negamax value by the book: the same rules at each node, but no window and no table."""
     me = game.mover
@@ -473,7 +495,17 @@ def reference(game: Gomoku, depth: int, ply: int) -> int:
     answers = game.answers(other(me))
     if answers == []:
         return -(hard.MATE - ply - 4)
-    moves = game.moves(hard.WIDTH) if answers is None else answers[: hard.WIDTH]
+    if answers is None:
+        plies = fours_of(game, me)
+        if plies is not None:
+            return hard.MATE - ply - plies
+        moves = game.moves(hard.WIDTH)
+        threat = fours_of(game, other(me), line=True)
+        if threat is not None:
+            stops = set(threat) | set(game.threats(me, FOUR_W))
+            moves = [m for m in game.moves() if m in stops][: hard.WIDTH] or moves
+    else:
+        moves = answers[: hard.WIDTH]
     best = -hard.INF
     for move in moves:
         game.play(move)
@@ -599,9 +631,10 @@ def test_a_new_iteration_starts_only_within_the_start_fraction_of_the_time():
     readings = []
 
     def clock():
-        # 1.5 s of the 2 gone once the first iteration is over: past half of it, so no second iteration.
+        # At the start of the move and of the alpha-beta, 10 s; once the first iteration is over, 1.5 s of the 2
+        # are gone: past half of them, so no second iteration.
         readings.append(1)
-        return 10.0 if len(readings) <= 1 else 11.5
+        return 10.0 if len(readings) <= 2 else 11.5
 
     s = hard.Search(Gomoku.from_text(QUIET_15, 15, 5), Budget(seconds=2.0, start_fraction=0.5, depth=3, clock=clock))
     scores, depth = s.deepen(s.game.moves(hard.ROOT_WIDTH))
@@ -701,3 +734,21 @@ def test_a_dead_position_is_a_draw_in_one_node():
     assert g.dead()
     s = hard.Search(g, Budget())
     assert (s.negamax(2, -hard.INF, hard.INF, 0), s.nodes) == (0, 1)
+
+
+# O to move while X has a win by fours (VCF with one more X stone far away): only the cells of X's line and O's
+# fours are searched; and X to move in VCF, whose own win by fours ends the search at once.
+AGAINST_FOURS = VCF[:220] + "X" + VCF[221:]
+
+
+@pytest.mark.parametrize("board", [AGAINST_FOURS, VCF])
+@pytest.mark.parametrize("depth", [1, 2])
+def test_wins_by_fours_inside_the_tree_are_found_and_answered(board, depth):
+    g = game_of(board)
+    s = hard.Search(g, Budget())
+    value = s.negamax(depth, -hard.INF, hard.INF, 0)
+    assert value == reference(g, depth, 0)
+    if board == VCF:
+        assert value == hard.MATE - 5 and s.nodes < 40
+    else:
+        assert g.mover == "O" and s.table[g.key()][3] in set(s.fours("X", line=True)) | set(g.threats("O", FOUR_W))

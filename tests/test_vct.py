@@ -205,3 +205,38 @@ def test_a_search_under_a_tiny_share_finds_nothing_and_claims_nothing():
     with meter.share(3), pytest.raises(Exhausted):
         ThreatSearch(game, "X", meter).vct(3)
     assert game.text == DOUBLE_THREE
+
+
+def narrow(game: Gomoku, side: str) -> ForcedWin | None:
+    """The narrow search under test: past the first move, threats on the lines of the attacker's last move only."""
+    return ThreatSearch(game, side, Meter(nodes=200_000), narrow=True).vct(3)
+
+
+def test_the_narrow_search_finds_a_long_chain_of_dependent_threats_in_few_nodes_and_it_holds():
+    # The issue's position after 187: O's win by threes, found by both searches; the narrow one's holds too.
+    game = game_of(ISSUE)
+    game.play(187)
+    meter = Meter()
+    win = ThreatSearch(game, "O", meter, narrow=True).vct(3)
+    assert win is not None and win.kind == "threes"
+    assert wins_within(game, "O", win.plies, narrow, first=win.first)
+    broad = Meter()
+    ThreatSearch(game, "O", broad).vct(3)
+    assert meter.nodes <= broad.nodes
+
+
+@pytest.mark.parametrize("n", [7, 15])
+def test_every_win_the_narrow_search_claims_holds_against_every_defence(n):
+    claims = 0
+    for game in random_positions(n, 31 + n, 30, range(8, 24)):
+        meter = Meter()
+        try:
+            with meter.share(3000):
+                win = ThreatSearch(game, game.mover, meter, narrow=True).vct(3)
+        except Exhausted:
+            continue
+        if win is None or win.plies > 9:
+            continue
+        claims += 1
+        assert wins_within(game, game.mover, win.plies, narrow, first=win.first), (game.text, win)
+    assert claims >= 3

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -247,10 +248,13 @@ class MoveTiming:
     calls: int
     median_ms: float
     worst_ms: float
-    # Only for the boards the Hard search plays: nodes per CPU second and the depth it completed.
+    # Only for the boards the Hard search plays: nodes per CPU second (threat searches included), the depth
+    # the alpha-beta completed, and the process's peak resident memory (MB) once every move is made.
     nodes_per_second: float | None = None
     median_depth: float | None = None
     least_depth: int | None = None
+    peak_mb: float | None = None
+    worst_board: str | None = None
 
 
 def game_positions(spec: Board, count: int, rng: random.Random) -> list[str]:
@@ -267,7 +271,7 @@ def game_positions(spec: Board, count: int, rng: random.Random) -> list[str]:
 
 def time_top_level(spec: Board, boards: list[str]) -> MoveTiming:
     """CPU time of a top-level move in each of ``boards``, from cold: no table or memory reused."""
-    times, nodes, depths = [], 0, []
+    times, nodes, depths, worst_board = [], 0, [], None
     for board in boards:
         if spec.is_solved():
             start = time.process_time()
@@ -278,11 +282,23 @@ def time_top_level(spec: Board, boards: list[str]) -> MoveTiming:
         playable(board)  # the validation every request pays
         result = hard.search(big.game_for(board))
         times.append(time.process_time() - start)
+        if times[-1] >= max(times):
+            worst_board = board
         nodes += result.nodes
         depths.append(result.depth)
     median_ms, worst_ms = statistics.median(times) * 1000, max(times) * 1000
     if not depths:
         return MoveTiming(spec.key, len(times), median_ms, worst_ms)
+    # ru_maxrss is in kilobytes on Linux.
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return MoveTiming(
-        spec.key, len(times), median_ms, worst_ms, nodes / sum(times), statistics.median(depths), min(depths)
+        spec.key,
+        len(times),
+        median_ms,
+        worst_ms,
+        nodes / sum(times),
+        statistics.median(depths),
+        min(depths),
+        peak_mb,
+        worst_board,
     )

@@ -12,6 +12,7 @@ import fcntl
 import hashlib
 import json
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -70,14 +71,16 @@ def match(spec: Board, player: tuple[str, Player], opponent: Opponent, side: str
     for game in range(games):
         game_seed = seed * 1000 + (0 if side == X else 500) + game
         them = opponent[1](game_seed)
-        x, o = (player[1], them) if side == X else (them, player[1])
+        costs: list[float] = []
+        timed = timed_player(player[1], costs)
+        x, o = (timed, them) if side == X else (them, timed)
         moves: list[int] = []
-        started = time.process_time()
         winner = play_game(spec, x, o, random.Random(game_seed), moves)
         result = "draw" if winner is None else f"{winner} won"
         print(
             f"  {spec.key} {player[0]} as {side} vs {opponent[0]}, game {game + 1} (seed {game_seed}): {result} "
-            f"in {len(moves)} moves, {time.process_time() - started:.0f} s: {'.'.join(map(str, moves))}",
+            f"in {len(moves)} moves; {player[0]}'s CPU per move: median {statistics.median(costs) * 1000:.0f} ms, "
+            f"most {max(costs) * 1000:.0f} ms: {'.'.join(map(str, moves))}",
             file=sys.stderr,
             flush=True,
         )
@@ -88,6 +91,18 @@ def match(spec: Board, player: tuple[str, Player], opponent: Opponent, side: str
         else:
             losses += 1
     return Measured(player[0], opponent[0], side, games, wins, draws, losses)
+
+
+def timed_player(player: Player, costs: list[float]) -> Player:
+    """``player``, with the CPU time of each of its moves appended to ``costs``."""
+
+    def play(board: str, rng: random.Random) -> int:
+        started = time.process_time()
+        move = player(board, rng)
+        costs.append(time.process_time() - started)
+        return move
+
+    return play
 
 
 def merged(existing: dict, board: str, records: list[Measured], measured: date) -> dict:

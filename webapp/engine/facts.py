@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from webapp.engine.boards import board_for, position
 from webapp.engine.gomoku import DIRECTIONS, FIVE, FOUR, OPEN_FOUR, OPEN_THREE, Gomoku
@@ -113,11 +113,18 @@ def _line_threats(line: tuple[int, ...], board: str, side: str, k: int) -> list[
 def threats(board: str) -> tuple[Threat, ...]:
     """Every five, open four, four and open three on the board, for both sides, strongest first.
 
+    Remembered for a few boards (a page asks for the notes of many cells of one board).
+
     >>> [(t.side, t.kind, t.stones, t.gaps) for t in threats("XXXX..." + ".OOO.O." + "." * 35)]  # 7×7, X to move
     [('X', 'four', (0, 1, 2, 3), (4,)), ('O', 'four', (8, 9, 10, 12), (11,))]
     """
     if not _big(board):
         return ()
+    return _threats(board)
+
+
+@lru_cache(maxsize=32)
+def _threats(board: str) -> tuple[Threat, ...]:
     spec = board_for(board)
     found = {t for side in (X, O) for line in _lines(spec.n) for t in _line_threats(line, board, side, spec.k)}
     # A finished line already says it all: not the fours and threes inside it.
@@ -133,6 +140,12 @@ def _to_move(board: str) -> str:
 def _game(board: str) -> Gomoku:
     spec = board_for(board)
     return Gomoku.from_text(board, spec.n, spec.k)
+
+
+@lru_cache(maxsize=32)
+def _read_only_game(board: str) -> Gomoku:
+    # Only read, never played on: safe to share between the questions about one board.
+    return _game(board)
 
 
 def forced_win(board: str, side: str | None = None) -> ForcedWin | None:
@@ -168,7 +181,7 @@ def move_notes(board: str, cell: int) -> tuple[str, ...]:
     position(board).play(cell)  # a square of the board, empty, in a game not over: else a ValueError subclass
     if not _big(board):
         return ()
-    game = _game(board)
+    game = _read_only_game(board)
     me = game.mover
     them = other(me)
     made = sorted((game.shape(cell, d, me) for d in range(4)), reverse=True)

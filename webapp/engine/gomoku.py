@@ -43,7 +43,7 @@ _WEAKER = {OPEN_FOUR: OPEN_THREE, FOUR: THREE, OPEN_THREE: OPEN_TWO, THREE: TWO,
 # X's weight and O's are kept in one integer, O's above X's: one addition updates both.
 SHIFT = 32
 LOW = (1 << SHIFT) - 1
-FIVE_HIGH, FOUR_HIGH, DOUBLE_HIGH = FIVE_W << SHIFT, FOUR_W << SHIFT, DOUBLE_W << SHIFT
+FIVE_HIGH, FOUR_HIGH, DOUBLE_HIGH, THREE_HIGH = FIVE_W << SHIFT, FOUR_W << SHIFT, DOUBLE_W << SHIFT, THREE_W << SHIFT
 # A pattern code's two bits for each neighbour: empty, X, O, or off the board.
 _CODE_CHARS = (EMPTY, X, O, EDGE)
 
@@ -144,6 +144,19 @@ class Layout:
             )
             for r0, c0 in (divmod(cell, n) for cell in range(cells))
         ]
+        self.near_sets = [frozenset(cells_near) for cells_near in self.near]
+        # The cells a stone's lines reach: up to k-1 steps along each direction.
+        self.lines = [frozenset(other for _, other, _ in touched) for touched in self.reach[1]]
+        # The (up to) eight cells around each cell.
+        self.around = [
+            frozenset(
+                r * n + c
+                for r in range(max(0, r0 - 1), min(n, r0 + 2))
+                for c in range(max(0, c0 - 1), min(n, c0 + 2))
+                if (r, c) != (r0, c0)
+            )
+            for r0, c0 in (divmod(cell, n) for cell in range(cells))
+        ]
         # Zobrist keys: fixed constants, so a position's key is the same in every process.
         keys = random.Random(f"zobrist {n} {k}")
         self.zobrist = {mark: [keys.getrandbits(64) for _ in range(cells)] for mark in (X, O)}
@@ -188,9 +201,14 @@ class Gomoku:
         else:
             w, sums, self.total = empty
             self.w, self.sums = list(w), list(sums)
-        self.near = [0] * (n * n)
+        # The empty cells where either side would make an open three or more: where every threat lies.
+        self.hot: set[int] = {c for c, v in enumerate(self.sums) if v >= THREE_HIGH or v & LOW >= THREE_W}
+        # The empty cells within two steps of a stone (where a move is worth considering), and the taken ones.
         self.candidates: set[int] = set()
+        self.occupied: set[int] = set()
         self.history: list[int] = []
+        # For each stone played, what undo puts back: the cell's own weights, and each slot that changed.
+        self.log: list[tuple] = []
         self.hash = 0
         self.mover = X
         self.stones = 0
@@ -215,63 +233,51 @@ class Gomoku:
         """The board as marks, cell by cell."""
         return [MARKS[c] for c in self.board]
 
-    def _put(self, move: int, code: int) -> None:
-        # A stone of ``code`` (1 X, 2 O) on the empty ``move``: the cell's own weights go, its neighbours' change.
-        board, codes, w, sums, table, k = self.board, self.codes, self.w, self.sums, self.table, self.k
+    def play(self, move: int) -> None:
+        """The side to move puts a stone on the empty cell ``move``.
+
+        Its own slots lose their weights; the codes of the cells its lines reach change by one addition each,
+        and for the empty ones the weight table says what a stone there would now make. What changed is
+        logged, so that ``undo`` puts it back without asking the table again.
+        """
+        mark = self.mover
+        code = 1 if mark == X else 2
+        board, codes, w, sums, table, hot = self.board, self.codes, self.w, self.sums, self.table, self.hot
         board[move] = code
-        delta = -sums[move]
         base = move * 4
+        own = (w[base], w[base + 1], w[base + 2], w[base + 3], sums[move], move in hot)
+        delta = -sums[move]
         w[base] = w[base + 1] = w[base + 2] = w[base + 3] = sums[move] = 0
+        hot.discard(move)
+        changed = []
         for slot, cell, unit in self.lay.reach[code][move]:
             key = codes[slot] = codes[slot] + unit
             if not board[cell]:
                 new = table[key]
                 if new is None:
-                    new = table[key] = weigh(key, k)
+                    new = table[key] = weigh(key, self.k)
                 old = w[slot]
                 if new != old:
                     w[slot] = new
-                    sums[cell] += new - old
-                    delta += new - old
+                    diff = new - old
+                    s = sums[cell] = sums[cell] + diff
+                    delta += diff
+                    changed.append((slot, cell, old, diff))
+                    if s >= THREE_HIGH or s & LOW >= THREE_W:
+                        if cell not in hot:
+                            hot.add(cell)
+                    elif cell in hot:
+                        hot.remove(cell)
         self.total += delta
-
-    def _take(self, move: int, code: int) -> None:
-        # The stone of ``code`` on ``move`` taken away again: the reverse of _put.
-        board, codes, w, sums, table, k = self.board, self.codes, self.w, self.sums, self.table, self.k
-        board[move] = 0
-        delta = 0
-        for slot, cell, unit in self.lay.reach[code][move]:
-            key = codes[slot] = codes[slot] - unit
-            if not board[cell]:
-                new = table[key]
-                if new is None:
-                    new = table[key] = weigh(key, k)
-                old = w[slot]
-                if new != old:
-                    w[slot] = new
-                    sums[cell] += new - old
-                    delta += new - old
-        own = 0
-        for slot in range(move * 4, move * 4 + 4):
-            value = table[codes[slot]]
-            if value is None:
-                value = table[codes[slot]] = weigh(codes[slot], k)
-            w[slot] = value
-            own += value
-        sums[move] = own
-        self.total += delta + own
-
-    def play(self, move: int) -> None:
-        """The side to move puts a stone on the empty cell ``move``."""
-        mark = self.mover
-        self._put(move, 1 if mark == X else 2)
-        self.hash ^= self.lay.zobrist[mark][move]
-        near, board, candidates = self.near, self.board, self.candidates
-        for cell in self.lay.near[move]:
-            near[cell] += 1
-            if near[cell] == 1 and not board[cell]:
-                candidates.add(cell)
+        # The cells near the stone that were not yet candidates (nor taken) become candidates.
+        candidates, occupied = self.candidates, self.occupied
+        added = self.lay.near_sets[move].difference(candidates, occupied)
+        candidates |= added
+        was = move in candidates
         candidates.discard(move)
+        occupied.add(move)
+        self.log.append((own, changed, delta, added, was))
+        self.hash ^= self.lay.zobrist[mark][move]
         self.history.append(move)
         self.stones += 1
         self.mover = O if mark == X else X
@@ -289,54 +295,44 @@ class Gomoku:
             self.mover = O if self.mover == X else X
             self.hash ^= self.lay.pass_key
             return
-        code = self.board[move]
+        board, codes, w, sums, hot = self.board, self.codes, self.w, self.sums, self.hot
+        code = board[move]
         mark = MARKS[code]
-        self._take(move, code)
+        own, changed, delta, added, was = self.log.pop()
+        for slot, _, unit in self.lay.reach[code][move]:
+            codes[slot] -= unit
+        for slot, cell, old, diff in changed:
+            w[slot] = old
+            s = sums[cell] = sums[cell] - diff
+            if s >= THREE_HIGH or s & LOW >= THREE_W:
+                if cell not in hot:
+                    hot.add(cell)
+            elif cell in hot:
+                hot.remove(cell)
+        base = move * 4
+        w[base], w[base + 1], w[base + 2], w[base + 3], sums[move], was_hot = own
+        if was_hot:
+            hot.add(move)
+        self.total -= delta
+        board[move] = 0
         self.hash ^= self.lay.zobrist[mark][move]
-        near, candidates = self.near, self.candidates
-        for cell in self.lay.near[move]:
-            near[cell] -= 1
-            if near[cell] == 0:
-                candidates.discard(cell)
-        if near[move]:
+        candidates = self.candidates
+        candidates -= added
+        if was:
             candidates.add(move)
+        self.occupied.discard(move)
         self.stones -= 1
         self.mover = mark
 
     # --- what the weights say -------------------------------------------------------------------
 
-    def side(self, opponent: bool = False) -> str:
-        """The side to move, or the other one."""
-        if opponent:
-            return O if self.mover == X else X
-        return self.mover
-
-    def weights(self, mark: str) -> list[int]:
-        """Each cell's sum of weights for a stone of ``mark`` there (0 on a taken cell)."""
-        sums = self.sums
-        if mark == X:
-            return [s & LOW for s in sums]
-        return [s >> SHIFT for s in sums]
-
-    def at_least(self, mark: str, weight: int) -> list[int]:
-        """The cells where a stone of ``mark`` is worth ``weight`` or more, in cell order.
-
-        FIVE_W: it completes a line; DOUBLE_W: two ways to complete one next move; FOUR_W: a four;
-        THREE_W: an open three (or better).
-        """
-        sums = self.sums
-        if mark == X:
-            return sorted(c for c in self.candidates if sums[c] & LOW >= weight)
-        bar = weight << SHIFT
-        return sorted(c for c in self.candidates if sums[c] >= bar)
-
     def wins(self, opponent: bool = False) -> list[int]:
         """The cells where the side to move (or, if ``opponent``, the other side) completes k in a row."""
         sums = self.sums
         if (self.mover == X) != opponent:
-            found = [c for c in self.candidates if sums[c] & LOW >= FIVE_W]
+            found = [c for c in self.hot if sums[c] & LOW >= FIVE_W]
         else:
-            found = [c for c in self.candidates if sums[c] >= FIVE_HIGH]
+            found = [c for c in self.hot if sums[c] >= FIVE_HIGH]
         if len(found) > 1:
             found.sort()
         return found
@@ -344,7 +340,7 @@ class Gomoku:
     def completions(self, mark: str) -> tuple[list[int], list[int]]:
         """The cells where ``mark`` completes k in a row, and where the other side does, each in cell order."""
         sums = self.sums
-        found = [c for c in self.candidates if sums[c] >= FIVE_HIGH or sums[c] & LOW >= FIVE_W]
+        found = [c for c in self.hot if sums[c] >= FIVE_HIGH or sums[c] & LOW >= FIVE_W]
         if not found:
             return found, found
         found.sort()
@@ -353,25 +349,25 @@ class Gomoku:
         return (low, high) if mark == X else (high, low)
 
     def threats(self, mark: str, weight: int) -> list[int]:
-        """``mark``'s cells worth ``weight`` or more (FOUR_W: its fours; THREE_W: its open threes too),
-        strongest first, then those most in the other side's way."""
+        """``mark``'s cells worth ``weight`` (THREE_W or more) or more (FOUR_W: its fours; THREE_W: its open
+        threes too), strongest first, then those most in the other side's way."""
         sums = self.sums
         if mark == X:
-            cells = [c for c in self.candidates if sums[c] & LOW >= weight]
+            cells = [c for c in self.hot if sums[c] & LOW >= weight]
             cells.sort(key=lambda c: (-(2 * (sums[c] & LOW) + (sums[c] >> SHIFT)), c))
         else:
             bar = weight << SHIFT
-            cells = [c for c in self.candidates if sums[c] >= bar]
+            cells = [c for c in self.hot if sums[c] >= bar]
             cells.sort(key=lambda c: (-(2 * (sums[c] >> SHIFT) + (sums[c] & LOW)), c))
         return cells
 
     def has(self, mark: str, weight: int) -> bool:
-        """Whether ``mark`` has a cell worth ``weight`` or more (DOUBLE_W: a double to make)."""
+        """Whether ``mark`` has a cell worth ``weight`` (THREE_W or more) or more (DOUBLE_W: a double to make)."""
         sums = self.sums
         if mark == X:
-            return any(sums[c] & LOW >= weight for c in self.candidates)
+            return any(sums[c] & LOW >= weight for c in self.hot)
         bar = weight << SHIFT
-        return any(sums[c] >= bar for c in self.candidates)
+        return any(sums[c] >= bar for c in self.hot)
 
     def answers(self, mark: str) -> list[int] | None:
         """The other side's only hopes against ``mark``'s double in the making (an open three, say): the cells
@@ -382,7 +378,7 @@ class Gomoku:
         completions, and each of those is, before the double is made, a cell where ``mark`` makes a four.
         """
         sums = self.sums
-        cand = self.candidates
+        cand = self.hot
         if mark == X:
             if not any(sums[c] & LOW >= DOUBLE_W for c in cand):
                 return None
@@ -405,10 +401,10 @@ class Gomoku:
         me = self.mover
         sums = self.sums
         if me == X:
-            fours = [c for c in self.candidates if sums[c] & LOW >= FOUR_W]
+            fours = [c for c in self.hot if sums[c] & LOW >= FOUR_W]
             fours.sort(key=lambda c: (-(sums[c] & LOW), -(sums[c] >> SHIFT), c))
         else:
-            fours = [c for c in self.candidates if sums[c] >> SHIFT >= FOUR_W]
+            fours = [c for c in self.hot if sums[c] >> SHIFT >= FOUR_W]
             fours.sort(key=lambda c: (-(sums[c] >> SHIFT), -(sums[c] & LOW), c))
         return fours
 
@@ -419,11 +415,15 @@ class Gomoku:
         sums = self.sums
         # Attack counts double, so that making a four goes before blocking a mere three, while
         # blocking a threat to make an open four or five still goes before a three of one's own.
+        # One integer per cell sorts fastest: the priority, then the cell (the lower first among equals).
         if self.mover == X:
-            ranked = sorted(self.candidates, key=lambda c: (-(2 * (sums[c] & LOW) + (sums[c] >> SHIFT)), c))
+            keys = [(2 * (v & LOW) + (v >> SHIFT)) * 1024 + 1023 - c for c in self.candidates for v in (sums[c],)]
         else:
-            ranked = sorted(self.candidates, key=lambda c: (-(2 * (sums[c] >> SHIFT) + (sums[c] & LOW)), c))
-        return ranked if limit is None else ranked[:limit]
+            keys = [(2 * (v >> SHIFT) + (v & LOW)) * 1024 + 1023 - c for c in self.candidates for v in (sums[c],)]
+        keys.sort(reverse=True)
+        if limit is not None:
+            keys = keys[:limit]
+        return [1023 - (key & 1023) for key in keys]
 
     def legal(self) -> list[int]:
         """Every empty cell."""

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from webapp.engine.gomoku import DOUBLE_W as DOUBLE
+from webapp.engine.gomoku import FOUR_W as FOUR
 from webapp.engine.gomoku import THREE_W as THREE
 from webapp.engine.vct import DEPTH, Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
 
@@ -45,10 +46,17 @@ TABLE_LIMIT = 200_000
 # budget of seconds each also has a share of the time (``Budget``'s fractions).
 OWN_NODES = 6_000  # our VCF and VCT at the root
 THEIR_NODES = 6_000  # the opponent's, at the root
-CHECK_NODES = 2_000  # the opponent's, after one candidate move
+CHECK_NODES = 2_000  # the opponent's, after one candidate move (in the analysis)
+# The opponent's threat search after each candidate move is run in rounds: after each, it has used at most so
+# many nodes in all (or this fraction of a smaller node budget), so that quick answers come first.
+ROUNDS = ((250, 0.01), (1_200, 0.03), (5_000, 0.06))
 LEAF_NODES = 24  # our VCF at the horizon
+INNER_NODES = 40  # ours, and the opponent's, at the nodes before it
 LEAF_DEPTH = 4  # fours in it
 THREES = 3  # threes in a VCT, at most
+# Keeping the initiative: of the moves within PRESS_MARGIN of the best (PRESS_CANDIDATES at most), one after which
+# we would have a forced win were we to move again (found within PRESS_NODES) is preferred.
+PRESS_CANDIDATES, PRESS_MARGIN, PRESS_NODES = 5, 1_500, 600
 # How many moves the opponent's threat is checked after, at most, before a move is played.
 SAFETY_CHECKS = 8
 
@@ -91,11 +99,13 @@ class Budget:
 
     Tests give nodes or a depth (and a clock of their own) so that results do not depend on the
     machine; play gives seconds, read on the pace's clock (``pacing.current()``), whose deadline
-    also stops the search. An alpha-beta iteration is only started while under ``start_fraction``
-    of the time, since each one takes several times longer than the last, and one that runs out
-    mid-iteration keeps the last complete one. The threat searches each have a share of the time
-    as well as of the nodes: ours until ``own_fraction``, the opponent's until ``their_fraction``,
-    the alpha-beta until ``search_fraction``; the checks before the move take the rest.
+    also stops the search. The steps of a move each have a share of the time (as of the nodes), so
+    that none starves the others, counted from the move's start: our threat search until
+    ``own_fraction`` of the seconds, the opponent's until ``their_fraction``, the moves that stop it
+    until ``defence_fraction``, the alpha-beta until ``search_fraction``; the checks before the move
+    take the rest. An alpha-beta iteration is only started while the alpha-beta has used less than
+    ``start_fraction`` of the seconds, since each one takes several times longer than the last, and
+    one that runs out mid-iteration keeps the last complete one.
     """
 
     seconds: float | None = None
@@ -103,13 +113,16 @@ class Budget:
     depth: int = 64
     start_fraction: float = 0.3
     clock: Callable[[], float] | None = None
-    own_fraction: float = 0.15
-    their_fraction: float = 0.35
-    search_fraction: float = 0.75
+    own_fraction: float = 0.12
+    their_fraction: float = 0.25
+    defence_fraction: float = 0.55
+    search_fraction: float = 0.8
+    opening_stones: int = 0
+    opening_fraction: float = 0.0
 
 
 # What a move costs the server: the default budget of the Hard level.
-DEFAULT_BUDGET = Budget(seconds=0.8, start_fraction=0.15)
+DEFAULT_BUDGET = Budget(seconds=0.9, start_fraction=0.12, opening_stones=12, opening_fraction=0.4)
 
 
 @dataclass
@@ -127,16 +140,17 @@ class Result:
     # Why the search chose as it did: "search" (it looked ahead), or with no look-ahead: "win" (a win at
     # once), "block" (one threat to block), "lost" (two completions to block), "fours" or "threes" (a forced
     # win by continuous fours, or by fours and threes), "delay" (every move loses to a forced win of the
-    # opponent's: the longest is played), "only" (one move worth searching) or "unfinished" (the budget
-    # ran out before depth 1).
+    # opponent's: the longest is played), "only" (one move worth searching), "opening" (the first reply: any
+    # cell next to the first stone) or "unfinished" (the budget ran out before depth 1).
     reason: str = "search"
     # The forced win proved for the side to move at the root, if any.
     forced: ForcedWin | None = None
 
     @property
     def proved(self) -> bool:
-        """Whether the value is a forced win found by the threat search, not a judgement."""
-        return self.value > MATE_BOUND
+        """Whether the value is a forced win the threat search proved (an alpha-beta win, whose defender tried
+        only its best-looking moves, is a judgement)."""
+        return self.forced is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +201,14 @@ class Search:
         budget = self.budget.nodes
         return nodes if budget is None else min(nodes, int(budget * fraction))
 
+    def start_fraction(self) -> float:
+        """The share of the seconds within which an alpha-beta iteration may start: more in the opening, where the
+        positions are quiet, the threat searches cheap, and a deeper look decides what follows."""
+        budget = self.budget
+        if self.game.stones < budget.opening_stones:
+            return max(budget.start_fraction, budget.opening_fraction)
+        return budget.start_fraction
+
     def until(self, fraction: float) -> float | None:
         """The clock reading at ``fraction`` of the budget's seconds (None without seconds)."""
         seconds = self.budget.seconds
@@ -200,15 +222,24 @@ class Search:
         return self.outlook(side, nodes, until, threes).win
 
     def outlook(self, side: str, nodes: int, until: float | None = None, threes: int = THREES) -> Outlook:
-        """As ``forced``, and whether the search finished within its share (so that None means none exists
-        within its bounds) or ran out of it."""
-        game = self.game
+        """As ``forced``, and whether the broad search finished within its share (so that None means none exists
+        within its bounds) or ran out of it. A narrow search (long chains of dependent threats) goes first, with
+        a third of the share."""
+        game, meter = self.game, self.meter
         passed = game.mover != side
         if passed:
             game.pass_turn()
+        start = meter.nodes
         try:
-            with self.meter.share(nodes, until):
-                return Outlook(ThreatSearch(game, side, self.meter).vct(threes, DEPTH), True)
+            try:
+                with meter.share(max(nodes // 3, 1), until):
+                    win = ThreatSearch(game, side, meter, narrow=True).vct(threes, DEPTH)
+                if win is not None:
+                    return Outlook(win, True)
+            except Exhausted:
+                pass
+            with meter.share(max(nodes - (meter.nodes - start), 1), until):
+                return Outlook(ThreatSearch(game, side, meter).vct(threes, DEPTH), True)
         except Exhausted:
             return Outlook(None, False)
         finally:
@@ -252,7 +283,19 @@ class Search:
         answers = game.answers(_other(me))
         if answers is not None and not answers:
             return -(MATE - ply - 4)
-        moves = answers[:WIDTH] if answers is not None else game.moves(WIDTH)
+        if answers is not None:
+            moves = answers[:WIDTH]
+        else:
+            # A win by fours of our own ends the node; against one of the opponent's, only the cells of its line
+            # and our own fours can hold.
+            plies = self.fours(me)
+            if plies is not None:
+                return MATE - ply - plies
+            moves = game.moves(WIDTH)
+            threat = self.fours(_other(me), line=True)
+            if threat is not None:
+                stops = set(threat) | set(game.threats(me, FOUR))
+                moves = [m for m in game.moves() if m in stops][:WIDTH] or moves
         if first is not None and first in moves:
             moves.remove(first)
             moves.insert(0, first)
@@ -277,16 +320,40 @@ class Search:
         self.table[key] = (depth, flag, _to_table(best, ply), chosen)
         return best
 
+    def fours(self, side: str, line: bool = False):
+        """``side``'s short forced win by fours (as if it were to move) within INNER_NODES nodes: its plies, or with
+        ``line`` its main line; None if none is found."""
+        game, meter = self.game, self.meter
+        passed = game.mover != side
+        if passed:
+            game.pass_turn()
+        saved = meter.begin(INNER_NODES)
+        try:
+            threat = ThreatSearch(game, side, meter)
+            if line:
+                found = threat.vcf(LEAF_DEPTH)
+                return None if found is None else found.line
+            return threat.attack(0, LEAF_DEPTH)
+        except Exhausted:
+            return None
+        finally:
+            meter.end(saved)
+            if passed:
+                game.undo()
+
     def leaf(self, ply: int) -> int:
         """At the horizon: a short forced win by fours for the side to move, else the static evaluation."""
         game = self.game
         # A fresh table each time, so that a leaf's value depends on its position alone.
-        threat = ThreatSearch(game, game.mover, self.meter)
+        meter = self.meter
+        threat = ThreatSearch(game, game.mover, meter)
+        saved = meter.begin(LEAF_NODES)
         try:
-            with self.meter.share(LEAF_NODES):
-                plies = threat.attack(0, LEAF_DEPTH)
+            plies = threat.attack(0, LEAF_DEPTH)
         except Exhausted:
             plies = None
+        finally:
+            meter.end(saved)
         if plies is not None:
             return MATE - ply - plies
         return game.evaluate()
@@ -311,6 +378,7 @@ class Search:
         budget = self.budget
         scores = dict.fromkeys(moves, 0)
         reached = 0
+        began = self.meter.clock()
         try:
             with self.meter.share(until=self.until(budget.search_fraction)):
                 for depth in range(1, budget.depth + 1):
@@ -320,7 +388,10 @@ class Search:
                     moves = sorted(moves, key=lambda m: -scores[m])
                     if scores[moves[0]] > MATE_BOUND or all(v < -MATE_BOUND for v in scores.values()):
                         break  # a win is found, or every move loses: looking deeper changes nothing
-                    if self.meter.past(budget.start_fraction, budget.seconds):
+                    if (
+                        budget.seconds is not None
+                        and self.meter.clock() - began > budget.seconds * self.start_fraction()
+                    ):
                         break
         except (Exhausted, OutOfBudget):
             pass  # mid-iteration: the last complete one stands
@@ -376,87 +447,184 @@ def _choose(s: Search, me: str, them: str, done) -> Result:
     moves = game.moves(ROOT_WIDTH)
     if len(moves) == 1:
         return done(moves, 0, 0, "only")
+    if game.stones == 1:
+        # The first reply: any cell next to the first stone, all as good as one another for all a search can tell
+        # here (one two steps away, which a shallow search's horizon can prefer, lets the first player build
+        # freely); one at random among them, so that no two games need open alike.
+        around = sorted(m for m in game.lay.around[game.history[-1]] if not game.board[m])
+        return done(around, 0, 0, "opening")
     # What the opponent threatens now, and after which of our moves it still wins.
     threat = s.forced(
         them, s.share(THEIR_NODES, budget.their_fraction - budget.own_fraction), s.until(budget.their_fraction)
     )
-    after: dict[int, Outlook] = {}
+    checks = Checks(s, them)
     if threat is not None:
-        held = _defences(s, threat, me, moves, after)
-        moves = held or moves
+        held = _defences(s, checks, threat, me, moves)
+        after = checks.after
         if not held and after:
             # No move stops it: the one after which its win is longest, and hardest to find.
             order = list(after)
             worst = max(order, key=lambda m: (after[m].hardness, -order.index(m)))
             plies = after[worst].win.plies
             return done((worst,), -(MATE - 1 - plies), plies + 1, "delay")
+        moves = held or moves
         if len(moves) == 1:
             return done(moves, 0, 0, "only")
     scores, depth = s.deepen(moves)
     if not depth:
         # Not one iteration finished: the scores are placeholders, and every move ties at them.
-        return done(_safe(s, them, moves, after)[:1], 0, 0, "unfinished")
+        return done(_safe(s, checks, moves)[:1], 0, 0, "unfinished")
     ranked = sorted(moves, key=lambda m: -scores[m])
     top = scores[ranked[0]]
     if top > MATE_BOUND:
         return done([m for m in ranked if scores[m] == top], top, depth, "search", scores)
-    safe = _safe(s, them, ranked, after)
-    best = [m for m in safe if scores[m] == scores[safe[0]]]
-    return done(best, scores[best[0]], depth, "search", scores)
+    safe = _safe(s, checks, ranked, scores)
+    first = _pressing(s, me, safe, scores, checks)
+    best = [m for m in safe if scores[m] == scores[first] and checks.seen(m) == checks.seen(first)]
+    return done(best, scores[first], depth, "search", scores)
 
 
-def _defences(s: Search, threat: ForcedWin, me: str, moves: list[int], after: dict) -> list[int]:
-    """The moves after which the opponent's threat finds no forced win, among those that could stop it: the
-    cells of its main line, and our own fours and threes (which it must answer first). Each move tried is
-    noted in ``after`` with the opponent's win after it (None if none was found)."""
-    game, budget = s.game, s.budget
-    them = threat.side
-    line = set(threat.line)
-    own = game.threats(me, THREE)
-    tries = [m for m in moves if m in line] + [m for m in game.moves() if m in line and m not in moves]
-    tries += [m for m in own if m not in tries]
-    tries += [m for m in moves if m not in tries]
-    held = []
-    until = s.until(budget.search_fraction)
-    for move in tries:
-        if s.meter.spent() or (until is not None and s.meter.clock() > until):
-            break
-        game.play(move)
-        try:
-            after[move] = s.outlook(them, s.share(CHECK_NODES, 0.05), until)
-        except OutOfBudget:
-            break
-        finally:
-            game.undo()
-        if after[move].win is None:
-            held.append(move)
-    # The moves proved to leave no forced win within the bounds first, then those the search ran out on.
-    return sorted(held, key=lambda m: -after[m].hardness[0])
-
-
-def _safe(s: Search, them: str, ranked: list[int], after: dict) -> list[int]:
-    """``ranked`` with the moves after which the opponent has a forced win moved to the end (a few checked,
-    the best first, within the time left); those losing soonest last."""
+def _pressing(s: Search, me: str, safe: list[int], scores: dict, checks: Checks) -> int:
+    """Of the moves about as good as the first of ``safe`` (and as safe), the best-ranked one after which we would
+    have a forced win if we could move again: a threat the opponent must answer, so that we keep the initiative.
+    The first of ``safe`` if none is, or if there is no time left to look."""
+    first = safe[0]
+    close = [
+        m
+        for m in safe[:PRESS_CANDIDATES]
+        if scores[m] >= scores[first] - PRESS_MARGIN and checks.seen(m) == checks.seen(first)
+    ]
     game = s.game
-    checked = 0
-    for move in ranked:
-        if move in after:
-            if after[move].win is None:
-                break
-            continue
-        if checked >= SAFETY_CHECKS or s.meter.spent():
+    for move in close:
+        if s.meter.spent():
             break
-        checked += 1
         game.play(move)
         try:
-            after[move] = s.outlook(them, s.share(CHECK_NODES, 0.05))
+            threat = s.outlook(me, s.share(PRESS_NODES, 0.02)).win
         except OutOfBudget:
             break
         finally:
             game.undo()
-        if after[move].win is None:
-            break
-    losing = [m for m in ranked if m in after and after[m].win is not None]
-    if len(losing) == len(ranked):
-        return sorted(ranked, key=lambda m: after[m].hardness, reverse=True)
-    return [m for m in ranked if m not in losing] + sorted(losing, key=lambda m: after[m].hardness, reverse=True)
+        if threat is not None:
+            return move
+    return first
+
+
+class Checks:
+    """The opponent's threat searches after each of our candidate moves, each kept between rounds so that a
+    search given more nodes goes on where it stopped (its table holds what it found)."""
+
+    def __init__(self, s: Search, them: str):
+        self.s, self.them = s, them
+        self.searches: dict[int, tuple[ThreatSearch, ThreatSearch]] = {}
+        self.spent: dict[int, int] = {}
+        self.after: dict[int, Outlook] = {}
+
+    def settled(self, move: int) -> bool:
+        """Whether the search after ``move`` found a win, or finished without one."""
+        outlook = self.after.get(move)
+        return outlook is not None and (outlook.win is not None or outlook.finished)
+
+    def seen(self, move: int) -> tuple:
+        """What the checks found after ``move``: its outlook's hardness; a move not checked counts as one whose
+        check ran out of its share."""
+        return self.after[move].hardness if move in self.after else (1, 0, 0)
+
+    def check(self, move: int, nodes: int, until: float | None = None) -> Outlook:
+        """The opponent's outlook after ``move``, its searches run on until they have used ``nodes`` in all: a
+        narrow one (long chains of dependent threats) with a third of them, the broad one with the rest."""
+        s, game = self.s, self.s.game
+        more = nodes - self.spent.get(move, 0)
+        if move in self.after and (self.settled(move) or more <= 0):
+            return self.after[move]
+        game.play(move)
+        start = s.meter.nodes
+        try:
+            searches = self.searches.get(move)
+            if searches is None:
+                searches = self.searches[move] = (
+                    ThreatSearch(game, self.them, s.meter, narrow=True),
+                    ThreatSearch(game, self.them, s.meter),
+                )
+            narrow, broad = searches
+            win = None
+            try:
+                with s.meter.share(max(more // 3, 1), until):
+                    win = narrow.vct(THREES, DEPTH)
+            except Exhausted:
+                pass
+            if win is not None:
+                outlook = Outlook(win, True)
+            else:
+                try:
+                    with s.meter.share(max(more - (s.meter.nodes - start), 1), until):
+                        outlook = Outlook(broad.vct(THREES, DEPTH), True)
+                except Exhausted:
+                    outlook = Outlook(None, False)
+        finally:
+            self.spent[move] = self.spent.get(move, 0) + s.meter.nodes - start
+            game.undo()
+        self.after[move] = outlook
+        return outlook
+
+
+def _rounds(s: Search) -> list[int]:
+    """The nodes a check may have used after each round: a quick look at every candidate first."""
+    return [s.share(nodes, fraction) for nodes, fraction in ROUNDS]
+
+
+def _defences(s: Search, checks: Checks, threat: ForcedWin, me: str, moves: list[int]) -> list[int]:
+    """The moves after which the opponent's threat finds no forced win, among those that could stop it: the
+    cells of its main line, and our own fours and threes (which it must answer first), the others after. All
+    are looked at with a few nodes first, then more, until some are shown to leave no forced win within the
+    bounds. Those first; failing them, those whose searches ran out; none if every one tried loses."""
+    game = s.game
+    line = set(threat.line)
+    tries = [m for m in moves if m in line] + [m for m in game.moves() if m in line and m not in moves]
+    tries += [m for m in game.threats(me, THREE) if m not in tries]
+    tries += [m for m in moves if m not in tries]
+    until = s.until(s.budget.defence_fraction)
+    try:
+        # Not the last round: a defence that a few thousand nodes cannot settle is left to the alpha-beta (and to
+        # the checks before the move, which go on where these stopped).
+        for nodes in _rounds(s)[:-1]:
+            for move in tries:
+                if s.meter.spent() or (until is not None and s.meter.clock() > until):
+                    raise Exhausted
+                checks.check(move, nodes, until)
+            if any(checks.after[m].win is None and checks.after[m].finished for m in tries):
+                break
+    except (Exhausted, OutOfBudget):
+        pass  # the time for defences is over: what was found stands
+    held = [m for m in tries if m in checks.after and checks.after[m].win is None]
+    finished = [m for m in held if checks.after[m].finished]
+    return finished or held
+
+
+def _safe(s: Search, checks: Checks, ranked: list[int], scores: dict | None = None) -> list[int]:
+    """``ranked`` ordered for safety: first the best-ranked move after which the opponent's threat search
+    finished and found no forced win, then those whose search ran out of its share, then those it wins
+    after, the longest win first. The best-ranked moves are checked one by one (each given more nodes, round
+    by round, until its search settles), a few at most, within the time left."""
+    rounds = _rounds(s)
+    try:
+        for move in ranked[:SAFETY_CHECKS]:
+            for nodes in rounds:
+                if s.meter.spent():
+                    raise Exhausted
+                if checks.settled(move):
+                    break
+                checks.check(move, nodes)
+            outlook = checks.after[move]
+            if outlook.win is None and outlook.finished:
+                break
+    except (Exhausted, OutOfBudget):
+        pass
+    order = {move: i for i, move in enumerate(ranked)}
+    scores = scores or {}
+
+    def key(move: int) -> tuple:
+        # A loss the alpha-beta found goes last all the same.
+        return (scores.get(move, 0) >= -MATE_BOUND, checks.seen(move), -order[move])
+
+    return sorted(ranked, key=key, reverse=True)
