@@ -121,8 +121,10 @@ class Budget:
     opening_fraction: float = 0.0
 
 
-# What a move costs the server: the default budget of the Hard level.
-DEFAULT_BUDGET = Budget(seconds=0.9, start_fraction=0.12, opening_stones=12, opening_fraction=0.4)
+# What a move costs the server: the default budget of the Hard level. It fits inside a request's own deadline
+# (0.8 s of CPU, webapp.costs), so that the move the page plays is the one the strength matches measured, not
+# one cut short before its last checks.
+DEFAULT_BUDGET = Budget(seconds=0.75, start_fraction=0.12, opening_stones=12, opening_fraction=0.4)
 
 
 @dataclass
