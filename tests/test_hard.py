@@ -183,6 +183,41 @@ def test_in_the_issues_position_hard_leaves_o_no_win_by_fours_and_the_hardest_wi
     assert after[85].hardness < after[move].hardness
 
 
+# O to move on 15×15, from a game Hard lost as O to the ThreatSpace player: X threatens a forced win, and 158 and
+# 173 both stop it. Hard played 158, X took 173, and then every O move lost; after 173 and X's 158, O holds.
+MUTUAL = grid(
+    15,
+    *[""] * 6,
+    "......OXX",
+    "......XXO",
+    "......XXO",
+    ".....OXOO",
+)
+
+
+def test_of_two_defences_hard_keeps_the_one_the_opponent_cannot_answer_by_taking_the_other():
+    g = game_of(MUTUAL)
+    assert g.mover == "O" and find_as_if_to_move(g, "X") is not None
+    for cell in (158, 173):
+        g.play(cell)
+        assert find(g, "X") is None, cell
+        g.undo()
+    s = hard.Search(g, Budget(nodes=100_000))
+    pressure = {}
+    for ours, theirs in ((158, 173), (173, 158)):
+        g.play(ours)
+        pressure[ours] = hard._pressure(s, "O", "X", theirs)
+        g.undo()
+    assert pressure[158] > pressure[173] + hard.REBUT_MARGIN
+    s = hard.Search(g, Budget(nodes=100_000))
+    checks = hard.Checks(s, "X")
+    assert hard._unrefuted(s, checks, "O", "X", [158, 173]) == [158, 173]  # not settled: nothing is dropped
+    for cell in (158, 173):
+        assert checks.check(cell, 5_000).win is None and checks.settled(cell)
+    assert hard._unrefuted(s, checks, "O", "X", [158, 173]) == [173]
+    assert hard_moves(MUTUAL, AMPLE) == (173,)
+
+
 def test_in_free_style_six_in_a_row_wins_on_15x15():
     board = grid(15, "XX.XXX", "OOOO", "", "", "O")
     assert levels.candidates(board, "minimax") == (2,)
@@ -399,8 +434,10 @@ def test_a_depth_budget_is_the_depth_the_view_reports():
         (grid(7, "", ".XXXX..", "OO.....", "O......"), "lost", (7, 12), 1),
         (VCF, "fours", (112,), 5),
         (EMPTY * 49, "only", (24,), 0),  # the centre: nothing else is worth searching on an empty board
-        # The first reply: any of the eight cells next to the first stone, one at random.
-        (grid(7, "", "", "", "...X"), "opening", (16, 17, 18, 23, 25, 30, 31, 32), 0),
+        # The first reply: one of the four cells diagonally next to the first stone, at random.
+        (grid(7, "", "", "", "...X"), "opening", (16, 18, 30, 32), 0),
+        # In a corner there is only one.
+        (grid(15, "X"), "opening", (16,), 0),
     ],
 )
 def test_without_a_look_ahead_the_view_says_why_and_weighs_no_move(board, reason, best, depth):

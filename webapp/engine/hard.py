@@ -10,7 +10,8 @@ Each move goes in this order, each step within its share of the budget:
 2. our forced win by continuous fours (VCF), then by fours and threes (VCT): played when found;
 3. the opponent's forced win, as if it were to move. If it has one, only the moves after which it has
    none are kept; if no move stops it, the one after which its win is longest (and needs threes, not
-   fours alone) is played: Hard never gives up a game the opponent still has to find;
+   fours alone) is played: Hard never gives up a game the opponent still has to find. Of several moves that
+   stop it, those that let the opponent take another of them and win however we answer are dropped;
 4. iterative-deepening alpha-beta among the moves left, a small VCF at the horizon;
 5. the move it prefers is checked for the opponent's forced wins before it is played; one that loses
    to them gives way to the next.
@@ -59,6 +60,11 @@ THREES = 3  # threes in a VCT, at most
 PRESS_CANDIDATES, PRESS_MARGIN, PRESS_NODES = 5, 1_500, 600
 # How many moves the opponent's threat is checked after, at most, before a move is played.
 SAFETY_CHECKS = 8
+# Of several moves that stop the opponent's forced win, one can leave it a quiet reply after which nothing stops
+# the next: often another of those moves, the point both sides need. So many of them are checked against the
+# others taken by the opponent, each reply of ours there tried with REBUT_NODES nodes (REBUT_TRIES replies at most),
+# and those under more pressure than the least by over REBUT_MARGIN are dropped (``_unrefuted``).
+REBUT_MOVES, REBUT_TRIES, REBUT_NODES, REBUT_MARGIN = 4, 10, 400, 0.3
 
 
 class ThreatGame(Protocol):
@@ -102,10 +108,11 @@ class Budget:
     also stops the search. The steps of a move each have a share of the time (as of the nodes), so
     that none starves the others, counted from the move's start: our threat search until
     ``own_fraction`` of the seconds, the opponent's until ``their_fraction``, the moves that stop it
-    until ``defence_fraction``, the alpha-beta until ``search_fraction``; the checks before the move
-    take the rest. An alpha-beta iteration is only started while the alpha-beta has used less than
-    ``start_fraction`` of the seconds, since each one takes several times longer than the last, and
-    one that runs out mid-iteration keeps the last complete one.
+    until ``defence_fraction``, the check of those moves against one another until ``rebut_fraction``,
+    the alpha-beta until ``search_fraction``; the checks before the move take the rest. An alpha-beta
+    iteration is only started while the alpha-beta has used less than ``start_fraction`` of the seconds,
+    since each one takes several times longer than the last, and one that runs out mid-iteration keeps
+    the last complete one.
     """
 
     seconds: float | None = None
@@ -116,6 +123,7 @@ class Budget:
     own_fraction: float = 0.12
     their_fraction: float = 0.25
     defence_fraction: float = 0.55
+    rebut_fraction: float = 0.7
     search_fraction: float = 0.8
     opening_stones: int = 0
     opening_fraction: float = 0.0
@@ -450,11 +458,12 @@ def _choose(s: Search, me: str, them: str, done) -> Result:
     if len(moves) == 1:
         return done(moves, 0, 0, "only")
     if game.stones == 1:
-        # The first reply: any cell next to the first stone, all as good as one another for all a search can tell
-        # here (one two steps away, which a shallow search's horizon can prefer, lets the first player build
-        # freely); one at random among them, so that no two games need open alike.
-        around = sorted(m for m in game.lay.around[game.history[-1]] if not game.board[m])
-        return done(around, 0, 0, "opening")
+        # The first reply: a cell diagonally next to the first stone, one at random, so that no two games need open
+        # alike. A search cannot tell the cells around the stone apart (one two steps away, which a shallow
+        # horizon can prefer, lets the first player build freely), but matches can: against the ThreatSpace
+        # player, over 313 games as O, Hard lost 30 % of those it opened diagonally and 47 % of those it
+        # opened beside the stone (docs/engine.md).
+        return done(_first_replies(game), 0, 0, "opening")
     # What the opponent threatens now, and after which of our moves it still wins.
     threat = s.forced(
         them, s.share(THEIR_NODES, budget.their_fraction - budget.own_fraction), s.until(budget.their_fraction)
@@ -472,6 +481,8 @@ def _choose(s: Search, me: str, them: str, done) -> Result:
         moves = held or moves
         if len(moves) == 1:
             return done(moves, 0, 0, "only")
+        if held:
+            moves = _unrefuted(s, checks, me, them, moves)
     scores, depth = s.deepen(moves)
     if not depth:
         # Not one iteration finished: the scores are placeholders, and every move ties at them.
@@ -484,6 +495,14 @@ def _choose(s: Search, me: str, them: str, done) -> Result:
     first = _pressing(s, me, safe, scores, checks)
     best = [m for m in safe if scores[m] == scores[first] and checks.seen(m) == checks.seen(first)]
     return done(best, scores[first], depth, "search", scores)
+
+
+def _first_replies(game: ThreatGame) -> list[int]:
+    """The empty cells diagonally next to the only stone; all the cells next to it if none is empty there."""
+    last, n = game.history[-1], game.n
+    around = sorted(m for m in game.lay.around[last] if not game.board[m])
+    diagonal = [m for m in around if m // n != last // n and m % n != last % n]
+    return diagonal or around
 
 
 def _pressing(s: Search, me: str, safe: list[int], scores: dict, checks: Checks) -> int:
@@ -601,6 +620,68 @@ def _defences(s: Search, checks: Checks, threat: ForcedWin, me: str, moves: list
     held = [m for m in tries if m in checks.after and checks.after[m].win is None]
     finished = [m for m in held if checks.after[m].finished]
     return finished or held
+
+
+def _unrefuted(s: Search, checks: Checks, me: str, them: str, held: list[int]) -> list[int]:
+    """``held`` (the moves that stop the opponent's forced win) without those that leave it the stronger reply.
+
+    After each of the first REBUT_MOVES, the opponent is given each of the others: its *pressure* is the share of
+    our replies tried there (the cells of its new forced win's line, and our own fours and threes) after which
+    a quick search finds it a forced win again. The moves whose worst pressure is within REBUT_MARGIN of the
+    lowest are kept, the rest dropped: a defence that lets the opponent take the point both sides need, and win
+    however we answer, is what loses games as O. ``held`` itself if the time runs out before all are measured,
+    or if the checks could not settle whether they stop the threat at all (then the time is the alpha-beta's and
+    the checks')."""
+    if not all(checks.settled(m) for m in held):
+        return held
+    game = s.game
+    checked = held[:REBUT_MOVES]
+    pressure: dict[int, float] = {}
+    until = s.until(s.budget.rebut_fraction)
+    try:
+        for move in checked:
+            game.play(move)
+            try:
+                pressure[move] = max(_pressure(s, me, them, reply, until) for reply in checked if reply != move)
+            finally:
+                game.undo()
+    except (Exhausted, OutOfBudget):
+        return held  # not every move was measured: they cannot be compared
+    lowest = min(pressure.values())
+    return [m for m in held if pressure.get(m, lowest) <= lowest + REBUT_MARGIN]
+
+
+def _pressure(s: Search, me: str, them: str, reply: int, until: float | None = None) -> float:
+    """After the opponent's ``reply``: the share of our replies tried after which it has a forced win found within
+    REBUT_NODES nodes (0 if it has none found to start with). ``Exhausted`` once the clock reads past ``until``
+    (checked before each search: the searches themselves end quietly when their share runs out)."""
+    game = s.game
+
+    def forced() -> ForcedWin | None:
+        if until is not None and s.meter.clock() > until:
+            raise Exhausted
+        return s.forced(them, nodes)
+
+    nodes = s.share(REBUT_NODES, 0.01)
+    game.play(reply)
+    try:
+        threat = forced()
+        if threat is None:
+            return 0.0
+        line = set(threat.line)
+        tries = [m for m in game.moves() if m in line]
+        tries += [m for m in game.threats(me, THREE) if m not in tries]
+        tries = tries[:REBUT_TRIES]
+        lost = 0
+        for move in tries:
+            game.play(move)
+            try:
+                lost += forced() is not None
+            finally:
+                game.undo()
+        return lost / len(tries) if tries else 1.0
+    finally:
+        game.undo()
 
 
 def _safe(s: Search, checks: Checks, ranked: list[int], scores: dict | None = None) -> list[int]:
