@@ -461,7 +461,7 @@ def _choose(s: Search, me: str, them: str, done) -> Result:
         # The first reply: a cell diagonally next to the first stone, one at random, so that no two games need open
         # alike. A search cannot tell the cells around the stone apart (one two steps away, which a shallow
         # horizon can prefer, lets the first player build freely), but matches can: against the ThreatSpace
-        # player, over 313 games as O, Hard lost 30 % of those it opened diagonally and 47 % of those it
+        # player, over 313 games as O, Hard lost 29 % of those it opened diagonally and 47 % of those it
         # opened beside the stone (docs/engine.md).
         return done(_first_replies(game), 0, 0, "opening")
     # What the opponent threatens now, and after which of our moves it still wins.
