@@ -97,9 +97,12 @@ class Places:
 
 
 class RequestClock:
-    """CPU seconds spent by one request: the process's CPU time, less what passed while it paused."""
+    """CPU seconds spent by one request: its thread's CPU time, less what passed while it paused."""
 
-    def __init__(self, clock=time.process_time):
+    # The thread's, not the process's: with threads (`flask run`, the browser tests' server) the process's
+    # time counts every other request's work too and would end a search early; under gevent one thread runs
+    # every greenlet, and what the others did while this request paused is left out.
+    def __init__(self, clock=time.thread_time):
         self._clock = clock
         self._used = 0.0
         self._since = clock()
