@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run test fuzz memory soak busy mutate lint format bench stats tournament strength load scale scale-up capacity lighthouse chromium haproxy book clean
+.PHONY: run test fuzz memory soak costs busy mutate lint format bench stats tournament strength load scale scale-up capacity lighthouse chromium haproxy book clean
 
 run: $(VENV)/.installed
 	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
@@ -27,6 +27,11 @@ memory: $(VENV)/.installed
 SOAK_REQUESTS ?= 20000
 soak: $(VENV)/.installed
 	$(BIN)/python scripts/soak.py --requests $(SOAK_REQUESTS)
+
+# The CPU time of each costly kind of request (a move at every level, move values, a hint, the tree, a review)
+# on random positions of every board: the goal is every request at most 1 s (docs/serving.md).
+costs: $(VENV)/.installed
+	$(BIN)/python scripts/request_costs.py
 
 # Four busy clients sending 15×15 Hard moves and big-board trees as fast as they can, while a player's health
 # check and 3×3 moves are timed (docs/serving.md); the goal is p99 under 1 s.

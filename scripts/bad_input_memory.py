@@ -11,27 +11,17 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import os
 import re
-import secrets
-import shlex
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 from urllib.parse import urlencode
+
+import procfile_server  # beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 GOAL_MB = 20
 FIELDS = [("/new", "mode"), ("/new", "human"), ("/new", "difficulty"), ("/levels", "x_level"), ("/move", "cell")]
-
-
-def procfile_command() -> list[str]:
-    line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:"))
-    program, *arguments = shlex.split(line.removeprefix("web:"))
-    return [sys.executable, "-m", program, *arguments]
 
 
 def post(port: int, path: str, form: dict, headers: dict) -> tuple[int, dict]:
@@ -63,18 +53,7 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=1500, help="distinct bad requests to send (default 1500)")
     args = parser.parse_args()
 
-    listener = socket.create_server((HOST, 0))
-    port = listener.getsockname()[1]
-    env = {**os.environ, "SECRET_KEY": secrets.token_urlsafe(32), "WEB_CONCURRENCY": "2"}
-    server = subprocess.Popen(
-        [*procfile_command(), "--bind", f"fd://{listener.fileno()}", "--access-logfile", "/dev/null"],
-        cwd=ROOT,
-        env=env,
-        pass_fds=[listener.fileno()],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    listener.close()
+    server, port = procfile_server.start()
     try:
         deadline = time.monotonic() + 60
         while True:

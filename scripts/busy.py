@@ -16,29 +16,19 @@ import argparse
 import collections
 import http.client
 import json
-import os
 import random
 import re
-import secrets
-import shlex
-import socket
 import statistics
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 from urllib.parse import urlencode
 
+import procfile_server  # beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 GOAL_SECONDS = 1.0
-
-
-def procfile_command() -> list[str]:
-    line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:"))
-    program, *arguments = shlex.split(line.removeprefix("web:"))
-    return [sys.executable, "-m", program, *arguments]
 
 
 def send(port: int, method: str, path: str, body: str | None = None, headers=None) -> tuple[int, dict, str]:
@@ -116,18 +106,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--busy", type=int, default=4)
     args = parser.parse_args()
-    listener = socket.create_server((HOST, 0))
-    port = listener.getsockname()[1]
-    env = {**os.environ, "SECRET_KEY": secrets.token_urlsafe(32), "WEB_CONCURRENCY": "2"}
-    server = subprocess.Popen(
-        [*procfile_command(), "--bind", f"fd://{listener.fileno()}", "--access-logfile", "/dev/null"],
-        cwd=ROOT,
-        env=env,
-        pass_fds=[listener.fileno()],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    listener.close()
+    server, port = procfile_server.start()
     took: dict[str, list[float]] = collections.defaultdict(list)
     failures: collections.Counter = collections.Counter()
     got: collections.Counter = collections.Counter()

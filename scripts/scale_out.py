@@ -173,7 +173,7 @@ def haproxy_binary() -> str:
     return found
 
 
-RETRY_ON = "retry-on conn-failure empty-response"  # as scripts/haproxy.cfg has it
+RETRY_ON = "retry-on conn-failure empty-response junk-response"  # as scripts/haproxy.cfg has it
 
 
 class Proxy:

@@ -16,18 +16,15 @@ import argparse
 import collections
 import http.client
 import json
-import os
 import random
 import re
-import secrets
-import shlex
-import socket
-import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 from urllib.parse import urlencode
+
+import procfile_server  # beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -37,12 +34,6 @@ from webapp.engine.boards import BOARDS, position  # noqa: E402
 HOST = "127.0.0.1"
 GOAL_MB = 150
 BOARD_RE = re.compile(r'<div id="board"[^>]*>')
-
-
-def procfile_command() -> list[str]:
-    line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web:"))
-    program, *arguments = shlex.split(line.removeprefix("web:"))
-    return [sys.executable, "-m", program, *arguments]
 
 
 def workers_of(master: int) -> list[int]:
@@ -162,18 +153,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    listener = socket.create_server((HOST, 0))
-    port = listener.getsockname()[1]
-    env = {**os.environ, "SECRET_KEY": secrets.token_urlsafe(32), "WEB_CONCURRENCY": "2"}
-    server = subprocess.Popen(
-        [*procfile_command(), "--bind", f"fd://{listener.fileno()}", "--access-logfile", "/dev/null"],
-        cwd=ROOT,
-        env=env,
-        pass_fds=[listener.fileno()],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    listener.close()
+    server, port = procfile_server.start()
     statuses: collections.Counter = collections.Counter()
     peak: dict[int, float] = {}
     sent = 0

@@ -1,7 +1,10 @@
-"""Helpers shared by the tests: reading boards out of pages, and an independent minimax oracle."""
+"""Helpers shared by the tests: reading boards out of pages, an independent minimax oracle, and the scripts."""
 
+import importlib.util
 import re
+import sys
 from functools import cache
+from pathlib import Path
 
 from webapp.engine.rules import Position, parse
 
@@ -72,3 +75,14 @@ def reference_analysis(board: str) -> dict[int, tuple[str, int]]:
     pos = parse(board)
     words = {1: "win", 0: "draw", -1: "loss"}
     return {m: (words[s], p) for m in pos.legal_moves() for s, p in [_after(pos, m)]}
+
+
+def load_script(name: str):
+    """A module of scripts/ (they are programs, not a package), such as the instances and the player of scale_out."""
+    if name not in sys.modules:
+        path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # before running it: its dataclasses look their module up
+        spec.loader.exec_module(module)
+    return sys.modules[name]

@@ -5,9 +5,10 @@ import time
 import pytest
 from support import HX, page, send
 
-from webapp import costs
+from webapp import costs, views
 from webapp.engine import pacing
 from webapp.engine.boards import board_for, position
+from webapp.engine.rules import InvalidMoveError
 
 
 @pytest.fixture
@@ -44,6 +45,21 @@ def test_each_request_gets_a_pace_of_its_own_with_a_deadline_for_all_its_searche
     seen = client.application.extensions["seen_paces"]
     assert seen[0] is not seen[1]
     assert pacing.current() is pacing.ALONE  # and taken down after each request
+
+
+@pytest.mark.parametrize("path", ["/tree", "/tree/children"])
+def test_the_game_trees_searches_stop_sooner_than_a_games_to_leave_time_for_drawing_it(client, monkeypatch, path):
+    left = []
+
+    def explore(board, path, open_last=True):
+        pace = pacing.current()
+        left.append(pace.deadline - pace.clock())
+        raise InvalidMoveError("stop here: only the pace was wanted")
+
+    monkeypatch.setattr(views, "explore", explore)
+    answer = client.get(path, query_string={"board": "15x15", "path": "112"})
+    assert answer.status_code == 400
+    assert costs.TREE_SECONDS - 0.1 < left[0] <= costs.TREE_SECONDS < costs.REQUEST_SECONDS
 
 
 def test_a_search_that_paused_gives_its_place_back_when_the_request_ends(client):

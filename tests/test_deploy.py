@@ -21,22 +21,13 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from support import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 # Generous: pip may build the project's wheel and fetch what its cache lacks on a crowded CI machine.
 INSTALL_SECONDS = 300
 # What pip passes on to a build or a run that would make this environment leak into the clean one.
 LEAKS = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP", "PIP_REQUIRE_VIRTUALENV", "PIP_USER")
-
-
-def load_script(name: str):
-    """A module of scripts/ (they are programs, not a package): here, the instances and the player of scale_out."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # before running it: its dataclasses look their module up
-        spec.loader.exec_module(module)
-    return sys.modules[name]
 
 
 scale_out = load_script("scale_out")

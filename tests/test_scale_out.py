@@ -7,29 +7,18 @@ cookie, goes on when an instance dies in the middle of it, and a rolling restart
 
 from __future__ import annotations
 
-import importlib.util
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from support import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 # Between two moves of a checked player: steady play that leaves the two cores to the restarts and the tests.
 PAUSE = 0.05
-
-
-def load_script(name: str):
-    """A module of scripts/ (they are programs, not a package)."""
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # before running it: its dataclasses look their module up
-        spec.loader.exec_module(module)
-    return sys.modules[name]
 
 
 scale_out = load_script("scale_out")

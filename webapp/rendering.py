@@ -43,8 +43,9 @@ def init_app(app: Flask) -> None:
     # The board, the controls and the score are pure functions of small views (present.Grid,
     # present.Controls, the score's items), and they were most of the work of drawing a move.
     app.jinja_env.globals["remembered_partial"] = remembered_partial
-    # One cache per app: two apps (as in the tests) may differ in what they render.
-    app.extensions["drawings"] = lru_cache(maxsize=4096)(_render)
+    # One cache per app: two apps (as in the tests) may differ in what they render. A 5×5 drawing and its key
+    # take about 14 KB, so 1,024 of them stay under 15 MB of a worker's 150 (4,096 were up to 56 MB).
+    app.extensions["drawings"] = lru_cache(maxsize=1024)(_render)
 
 
 def _query_only(app: Flask) -> frozenset[str]:

@@ -277,8 +277,8 @@ def choices(board: str) -> tuple[Outlook, tuple[int, ...], dict[int, Outlook]]:
     return _choices(proved_at_once(Position(board, *_size(board))))
 
 
-# Bounded: at most 8,192 boards, whatever visitors send; a 5×5 board's entry is a few kilobytes.
-@lru_cache(maxsize=1 << 13)
+# Bounded: at most 2,048 boards, whatever visitors send; a 5×5 board's entry is about 3.3 KB (7 MB in all).
+@lru_cache(maxsize=1 << 11)
 def _solved_choices(board: str) -> tuple[Outlook, tuple[int, ...], dict[int, Outlook]]:
     return _choices(
         {cell: Outlook(*found) if found[0] != "unclear" else UNCLEAR for cell, found in analyze(board).items()}

@@ -9,7 +9,8 @@ from typing import NoReturn
 
 from flask import Blueprint, abort, current_app, g, redirect, request, url_for
 
-from webapp import charts, randomness, state, stats
+from webapp import charts, costs, randomness, state, stats
+from webapp.engine import pacing
 from webapp.engine.boards import BOARDS, board_for, position
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError
 from webapp.forms import FormError, optional_choice, whole_number
@@ -308,7 +309,8 @@ def tree_request() -> tuple[str, tuple[int, ...], bool]:
 
 def explored(board: str, path: tuple[int, ...], *, open_last: bool = True) -> Tree:
     try:
-        return explore(board, path, open_last=open_last)
+        with pacing.within(costs.TREE_SECONDS):
+            return explore(board, path, open_last=open_last)
     except ValueError as error:
         refuse(error)
 

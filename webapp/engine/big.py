@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from webapp.engine import hard
+from webapp.engine import hard, pacing
 from webapp.engine.boards import board_for
 from webapp.engine.gomoku import FOUR_W, THREE_W, Gomoku
 from webapp.engine.rules import other
@@ -83,13 +83,20 @@ def view(board: str, budget: hard.Budget | None = None) -> View:
     """
     if budget is not None:
         return View.of(hard.search(game_for(board), budget))
-    return _hard(board)
+    return _hard(board, _has_its_whole_budget())
 
 
-# Bounded: the boards come from visitors. Remembering the last few means a Hint and the move that
-# follows it, a page drawn twice, or the tree and the game, agree without searching twice.
+def _has_its_whole_budget() -> bool:
+    """Whether a search started now may spend Hard's whole budget before the pace's deadline."""
+    pace = pacing.current()
+    return pace.deadline is None or pace.deadline - pace.clock() >= hard.DEFAULT_BUDGET.seconds
+
+
+# Bounded: the boards come from visitors. Remembering the last few means a page drawn twice, or the game
+# and a later look at it, agree without searching twice. A search cut short by its request's deadline (the
+# tree's, or one after a hint's analysis) is remembered apart, so the game never plays from one.
 @lru_cache(maxsize=64)
-def _hard(board: str) -> View:
+def _hard(board: str, whole: bool) -> View:
     return View.of(hard.search(game_for(board)))
 
 

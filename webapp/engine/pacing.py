@@ -85,3 +85,22 @@ def pacing(pace: Pace) -> Iterator[Pace]:
         yield pace
     finally:
         uninstall(token)
+
+
+@contextmanager
+def within(seconds: float) -> Iterator[Pace]:
+    """Run the searches inside the ``with`` block at the current pace, stopping ``seconds`` from now at the
+    latest (or at the pace's own deadline, if sooner).
+
+    >>> with pacing(Pace(clock=lambda: 10.0, deadline=12.0)):
+    ...     with within(0.5) as sooner:
+    ...         sooner.deadline, current().deadline
+    ...     with within(5.0) as later:
+    ...         later.deadline
+    (10.5, 10.5)
+    12.0
+    """
+    pace = current()
+    deadline = pace.stop_by(seconds, pace.clock())
+    with pacing(Pace(pace.clock, pace.pause, deadline)) as sooner:
+        yield sooner
