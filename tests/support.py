@@ -6,7 +6,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
-from webapp.engine.rules import Position, parse
+from webapp.engine.rules import EMPTY, Position, parse
 
 HX = {"HX-Request": "true"}
 
@@ -86,3 +86,16 @@ def load_script(name: str):
         sys.modules[name] = module  # before running it: its dataclasses look their module up
         spec.loader.exec_module(module)
     return sys.modules[name]
+
+
+def stones(n: int, x=(), o=()) -> str:
+    """An n×n board with X's and O's stones at the (row, column) pairs given.
+
+    >>> stones(3, x=[(1, 1)], o=[(0, 2)])
+    '..O.X....'
+    """
+    cells = [EMPTY] * (n * n)
+    for mark, marks in (("X", x), ("O", o)):
+        for r, c in marks:
+            cells[r * n + c] = mark
+    return "".join(cells)

@@ -1,4 +1,5 @@
 import pytest
+from support import stones
 
 from tests.proofs import wins_within
 from webapp import solver
@@ -7,15 +8,6 @@ from webapp.engine.facts import Threat, forced_win, move_notes, threats
 from webapp.engine.gomoku import Gomoku
 from webapp.engine.rules import EMPTY, IllegalMoveError, InvalidBoardError, InvalidMoveError
 from webapp.engine.vct import Meter, ThreatSearch
-
-
-def stones(n: int, x=(), o=()) -> str:
-    """An n×n board with X's and O's stones at the (row, column) pairs given."""
-    cells = [EMPTY] * (n * n)
-    for mark, marks in (("X", x), ("O", o)):
-        for r, c in marks:
-            cells[r * n + c] = mark
-    return "".join(cells)
 
 
 def cell(r: int, c: int, n: int = 15) -> int:

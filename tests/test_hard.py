@@ -2,6 +2,7 @@ import itertools
 import random
 
 import pytest
+from support import stones
 
 from tests.proofs import wins_within
 from webapp.engine import big, hard, levels, pacing
@@ -19,15 +20,6 @@ AMPLE = Budget(nodes=60_000)
 def grid(n: int, *rows: str) -> str:
     """A board of n×n cells from its top rows, each padded with empty cells; the rest is empty."""
     return "".join(row.ljust(n, EMPTY) for row in rows).ljust(n * n, EMPTY)
-
-
-def stones(n: int, x=(), o=()) -> str:
-    """An n×n board with X's and O's stones at the (row, column) pairs given."""
-    cells = [EMPTY] * (n * n)
-    for mark, marks in (("X", x), ("O", o)):
-        for r, c in marks:
-            cells[r * n + c] = mark
-    return "".join(cells)
 
 
 def hard_moves(board: str, budget: Budget = QUICK) -> tuple[int, ...]:

@@ -3,6 +3,7 @@ import random
 from datetime import date
 
 import pytest
+from support import stones
 
 from webapp import opponents, strength
 from webapp.engine.boards import BY_KEY
@@ -91,14 +92,6 @@ def test_on_4x4_the_top_level_measured_is_impossible_and_it_does_not_lose(tmp_pa
 
 
 # --- our own attacker ---------------------------------------------------------------------------
-
-
-def stones(n: int, x=(), o=()) -> str:
-    cells = [EMPTY] * (n * n)
-    for mark, marks in (("X", x), ("O", o)):
-        for r, c in marks:
-            cells[r * n + c] = mark
-    return "".join(cells)
 
 
 CORNERS = [(0, 0), (0, 14), (14, 0), (14, 14)]

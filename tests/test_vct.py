@@ -2,29 +2,19 @@ import itertools
 import random
 
 import pytest
+from support import stones
 
 from tests.proofs import loses_within, wins_within
 from webapp.engine import pacing
 from webapp.engine.gomoku import FOUR_W, Gomoku
-from webapp.engine.rules import EMPTY
 from webapp.engine.vct import Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
-
-
-def board(n: int, x=(), o=()) -> str:
-    """An n×n board with X's and O's stones at the (row, column) pairs given."""
-    cells = [EMPTY] * (n * n)
-    for mark, stones in (("X", x), ("O", o)):
-        for r, c in stones:
-            cells[r * n + c] = mark
-    return "".join(cells)
-
 
 CORNERS = [(0, 0), (0, 14), (14, 0), (14, 14)]
 # X to move on 15×15. (7, 8) makes a four on row 7 (closed by O at (7, 4)) and an open three in column 8:
 # O must block the four at (7, 9), and X makes an open four in column 8.
-FOUR_THREE = board(15, x=[(7, 5), (7, 6), (7, 7), (5, 8), (6, 8)], o=[(7, 4), *CORNERS])
+FOUR_THREE = stones(15, x=[(7, 5), (7, 6), (7, 7), (5, 8), (6, 8)], o=[(7, 4), *CORNERS])
 # X to move on 15×15. (7, 8) makes two open threes, on row 7 and in column 8: O can block only one.
-DOUBLE_THREE = board(15, x=[(7, 6), (7, 7), (5, 8), (6, 8)], o=CORNERS)
+DOUBLE_THREE = stones(15, x=[(7, 6), (7, 7), (5, 8), (6, 8)], o=CORNERS)
 # The position of issue 21, X to move: after 85, O wins by continuous fours; after 187 it has none, but a
 # win by fours and threes.
 ISSUE = (
@@ -131,7 +121,7 @@ def test_every_win_claimed_in_positions_from_games_holds_against_every_defence(n
 
 def test_a_loss_is_a_loss_after_every_move_in_a_lost_position():
     # X to move against O's open four: whatever X does, O completes a line.
-    text = board(15, x=[(5, 5), (9, 9), (3, 3), (11, 2)], o=[(7, 5), (7, 6), (7, 7), (7, 8)])
+    text = stones(15, x=[(5, 5), (9, 9), (3, 3), (11, 2)], o=[(7, 5), (7, 6), (7, 7), (7, 8)])
     game = game_of(text)
     assert loses_within(game, 2, find)
 
@@ -149,7 +139,7 @@ def test_the_side_not_to_move_can_be_asked_after_a_pass():
 
 def test_a_defender_that_completes_a_line_first_refutes_the_attack():
     # X to move has the four-three, but O already has four in a row on row 12 to complete at once.
-    text = board(
+    text = stones(
         15, x=[(7, 5), (7, 6), (7, 7), (5, 8), (6, 8), (0, 7)], o=[(7, 4), (12, 2), (12, 3), (12, 4), (12, 5), (0, 0)]
     )
     game = game_of(text)
