@@ -100,6 +100,21 @@ def weight_table(k: int) -> list[int | None]:
     return [None] * (4 ** (2 * (k - 1)))
 
 
+def _square_around(cell: int, n: int, steps: int) -> tuple[int, ...]:
+    """The other cells of the square within ``steps`` of ``cell`` on an n×n board, row by row.
+
+    >>> _square_around(0, 15, 1)
+    (1, 15, 16)
+    """
+    r0, c0 = divmod(cell, n)
+    return tuple(
+        r * n + c
+        for r in range(max(0, r0 - steps), min(n, r0 + steps + 1))
+        for c in range(max(0, c0 - steps), min(n, c0 + steps + 1))
+        if (r, c) != (r0, c0)
+    )
+
+
 class Layout:
     """What never changes on an n×n board with k to win: neighbours, the codes' starting values, keys."""
 
@@ -135,28 +150,12 @@ class Layout:
             self.reach[1].append(tuple(touched))
             self.reach[2].append(tuple((slot, other, 2 * unit) for slot, other, unit in touched))
         # The cells within two steps: where a move is worth considering once a stone is near.
-        self.near = [
-            tuple(
-                r * n + c
-                for r in range(max(0, r0 - 2), min(n, r0 + 3))
-                for c in range(max(0, c0 - 2), min(n, c0 + 3))
-                if (r, c) != (r0, c0)
-            )
-            for r0, c0 in (divmod(cell, n) for cell in range(cells))
-        ]
+        self.near = [_square_around(cell, n, 2) for cell in range(cells)]
         self.near_sets = [frozenset(cells_near) for cells_near in self.near]
         # The cells a stone's lines reach: up to k-1 steps along each direction.
         self.lines = [frozenset(other for _, other, _ in touched) for touched in self.reach[1]]
         # The (up to) eight cells around each cell.
-        self.around = [
-            frozenset(
-                r * n + c
-                for r in range(max(0, r0 - 1), min(n, r0 + 2))
-                for c in range(max(0, c0 - 1), min(n, c0 + 2))
-                if (r, c) != (r0, c0)
-            )
-            for r0, c0 in (divmod(cell, n) for cell in range(cells))
-        ]
+        self.around = [frozenset(_square_around(cell, n, 1)) for cell in range(cells)]
         # Zobrist keys: fixed constants, so a position's key is the same in every process.
         keys = random.Random(f"zobrist {n} {k}")
         self.zobrist = {mark: [keys.getrandbits(64) for _ in range(cells)] for mark in (X, O)}
