@@ -673,6 +673,32 @@ def test_a_new_iteration_starts_only_within_the_start_fraction_of_the_time():
     assert s.deepen(s.game.moves(hard.ROOT_WIDTH))[1] == 3
 
 
+def opening_search(step: float, opening_nodes: int) -> hard.Result:
+    """Hard's search of the quiet opening on a clock that advances ``step`` seconds at each reading."""
+    ticks = itertools.count()
+    budget = Budget(
+        seconds=0.75,
+        start_fraction=0.12,
+        opening_stones=12,
+        opening_nodes=opening_nodes,
+        clock=lambda: next(ticks) * step,
+    )
+    return search(Gomoku.from_text(QUIET_15, 15, 5), budget)
+
+
+def test_in_the_opening_the_move_does_not_depend_on_the_machines_speed():
+    # The iterations start by the count of nodes: a machine ten times slower looks as deep and plays the same.
+    fast, slow = opening_search(0.001, 3_000), opening_search(0.01, 3_000)
+    assert fast.depth == slow.depth > 2
+    assert (fast.best, fast.scores) == (slow.best, slow.scores)
+    # By the clock (no count given), the slower machine stops deepening sooner.
+    assert opening_search(0.01, 0).depth < opening_search(0.001, 0).depth
+
+
+def test_the_count_of_nodes_bounds_the_openings_iterations():
+    assert opening_search(0.001, 500).depth < opening_search(0.001, 5_000).depth
+
+
 def test_wins_are_stored_in_the_table_as_plies_from_the_stored_node():
     mate_in_5, lost_in_4 = hard.MATE - 5, -(hard.MATE - 4)
     assert hard._to_table(mate_in_5, 3) == hard.MATE - 2

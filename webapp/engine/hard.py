@@ -112,7 +112,9 @@ class Budget:
     the alpha-beta until ``search_fraction``; the checks before the move take the rest. An alpha-beta
     iteration is only started while the alpha-beta has used less than ``start_fraction`` of the seconds,
     since each one takes several times longer than the last, and one that runs out mid-iteration keeps
-    the last complete one.
+    the last complete one. In the opening (fewer than ``opening_stones`` stones) an iteration is started
+    while the alpha-beta has visited fewer than ``opening_nodes`` nodes instead: a count, not a clock, so that
+    the opening moves are the same on every machine and under any load (the time limits still stop it).
     """
 
     seconds: float | None = None
@@ -126,13 +128,13 @@ class Budget:
     rebut_fraction: float = 0.7
     search_fraction: float = 0.8
     opening_stones: int = 0
-    opening_fraction: float = 0.0
+    opening_nodes: int = 0
 
 
 # What a move costs the server: the default budget of the Hard level. It fits inside a request's own deadline
 # (0.8 s of CPU, webapp.costs), so that the move the page plays is the one the strength matches measured, not
 # one cut short before its last checks.
-DEFAULT_BUDGET = Budget(seconds=0.75, start_fraction=0.12, opening_stones=12, opening_fraction=0.4)
+DEFAULT_BUDGET = Budget(seconds=0.75, start_fraction=0.12, opening_stones=12, opening_nodes=6_000)
 
 
 @dataclass
@@ -211,13 +213,13 @@ class Search:
         budget = self.budget.nodes
         return nodes if budget is None else min(nodes, int(budget * fraction))
 
-    def start_fraction(self) -> float:
-        """The share of the seconds within which an alpha-beta iteration may start: more in the opening, where the
-        positions are quiet, the threat searches cheap, and a deeper look decides what follows."""
-        budget = self.budget
-        if self.game.stones < budget.opening_stones:
-            return max(budget.start_fraction, budget.opening_fraction)
-        return budget.start_fraction
+    def in_opening(self) -> bool:
+        """Whether an alpha-beta iteration starts by the count of its nodes (``Budget.opening_nodes``), not the clock.
+
+        In the quiet opening a few decisions shape the whole game, and which depth a clock lets the search reach
+        there flips them: the same matches, rerun, lost 3 or 12 of 20 as O (docs/engine.md). A node count gives
+        the same move on every machine, so a match can be replayed and two versions compared."""
+        return self.game.stones < self.budget.opening_stones and self.budget.opening_nodes > 0
 
     def until(self, fraction: float) -> float | None:
         """The clock reading at ``fraction`` of the budget's seconds (None without seconds)."""
@@ -388,7 +390,8 @@ class Search:
         budget = self.budget
         scores = dict.fromkeys(moves, 0)
         reached = 0
-        began = self.meter.clock()
+        began, visited = self.meter.clock(), self.meter.nodes
+        by_count = self.in_opening()
         try:
             with self.meter.share(until=self.until(budget.search_fraction)):
                 for depth in range(1, budget.depth + 1):
@@ -398,9 +401,12 @@ class Search:
                     moves = sorted(moves, key=lambda m: -scores[m])
                     if scores[moves[0]] > MATE_BOUND or all(v < -MATE_BOUND for v in scores.values()):
                         break  # a win is found, or every move loses: looking deeper changes nothing
-                    if (
+                    if by_count:
+                        if self.meter.nodes - visited >= budget.opening_nodes:
+                            break
+                    elif (
                         budget.seconds is not None
-                        and self.meter.clock() - began > budget.seconds * self.start_fraction()
+                        and self.meter.clock() - began > budget.seconds * budget.start_fraction
                     ):
                         break
         except (Exhausted, OutOfBudget):
