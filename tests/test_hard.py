@@ -120,29 +120,6 @@ def test_hard_plays_a_four_three_and_a_double_three_and_says_it_is_forced(board,
     assert big.analyze(board)[113] == ("win", 5)
 
 
-# O to move on 15×15, from a game against ThreatSpace (2026-11-27, seed 2026, game 20, move 34). After 63, the
-# alpha-beta's choice, X wins by threes in 17 plies, a win its search needs about 13,000 nodes to find: more than
-# the checks' usual rounds give it. 123 holds.
-LATE_WIN = (
-    "..............................................................................X..............XO.X...X......"
-    "OXOOOXXO.........X.OXO..........XOOOOX.........X.O.X...........XXO.............O.O.............X.X........"
-    "............"
-)
-
-
-def test_a_check_the_usual_rounds_leave_unsettled_gets_one_more_before_the_move(monkeypatch):
-    g = Gomoku.from_text(LATE_WIN, 15, 5)
-    g.play(63)
-    win = ThreatSearch(g, "X", Meter(nodes=20_000)).vct(hard.THREES)
-    assert (win.side, win.kind, win.plies) == ("X", "threes", 17)
-    g.undo()
-    # The alpha-beta kept to 4 plies, so that the checks before the move have the rest of the nodes.
-    budget = Budget(nodes=100_000, depth=4)
-    assert search(g, budget).best == (123,)
-    monkeypatch.setattr(hard, "LAST_ROUND", (0, 0.0))
-    assert search(g, budget).best == (63,)  # without the last round, the loss is not seen
-
-
 # O to move on 15×15 in positions from games: X threatens a four-three at 111 (the first) and a double
 # three at 123 (the second); in each, one move of O's holds.
 PARRIES = [

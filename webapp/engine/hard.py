@@ -51,9 +51,6 @@ CHECK_NODES = 2_000  # the opponent's, after one candidate move (in the analysis
 # The opponent's threat search after each candidate move is run in rounds: after each, it has used at most so
 # many nodes in all (or this fraction of a smaller node budget), so that quick answers come first.
 ROUNDS = ((250, 0.01), (1_200, 0.03), (5_000, 0.06))
-# Before the move, a candidate whose check none of those rounds settled gets one more, while the move's time lasts:
-# a win by threes can take the opponent's search 10,000 nodes and more to find.
-LAST_ROUND = (20_000, 0.2)
 LEAF_NODES = 24  # our VCF at the horizon
 INNER_NODES = 40  # ours, and the opponent's, at the nodes before it
 LEAF_DEPTH = 4  # fours in it
@@ -698,7 +695,7 @@ def _safe(s: Search, checks: Checks, ranked: list[int], scores: dict | None = No
     finished and found no forced win, then those whose search ran out of its share, then those it wins
     after, the longest win first. The best-ranked moves are checked one by one (each given more nodes, round
     by round, until its search settles), a few at most, within the time left."""
-    rounds = [*_rounds(s), s.share(*LAST_ROUND)]
+    rounds = _rounds(s)
     try:
         for move in ranked[:SAFETY_CHECKS]:
             for nodes in rounds:
