@@ -213,7 +213,7 @@ class Search:
         budget = self.budget.nodes
         return nodes if budget is None else min(nodes, int(budget * fraction))
 
-    def in_opening(self) -> bool:
+    def deepens_by_count(self) -> bool:
         """Whether an alpha-beta iteration starts by the count of its nodes (``Budget.opening_nodes``), not the clock.
 
         In the quiet opening a few decisions shape the whole game, and which depth a clock lets the search reach
@@ -391,7 +391,7 @@ class Search:
         scores = dict.fromkeys(moves, 0)
         reached = 0
         began, visited = self.meter.clock(), self.meter.nodes
-        by_count = self.in_opening()
+        by_count = self.deepens_by_count()
         try:
             with self.meter.share(until=self.until(budget.search_fraction)):
                 for depth in range(1, budget.depth + 1):
