@@ -695,6 +695,26 @@ def test_in_the_opening_the_move_does_not_depend_on_the_machines_speed():
     assert opening_search(0.01, 0).depth < opening_search(0.001, 0).depth
 
 
+@pytest.mark.parametrize(
+    ("board", "count"),
+    [
+        (QUIET_15, 20_000),  # X to move in the opening: the first player, who builds, looks further
+        (grid(15, "", "", "", "", "", "", "", ".......X"), 6_000),  # O to move: the second, who defends
+        (
+            stones(
+                15,
+                x=[(5, 5), (5, 9), (9, 5), (9, 9), (3, 3), (3, 11)],
+                o=[(6, 6), (6, 8), (8, 6), (8, 8), (4, 4), (4, 10)],
+            ),
+            0,
+        ),
+    ],
+)
+def test_each_player_has_its_own_count_in_the_opening_and_the_clock_decides_past_it(board, count):
+    s = hard.Search(Gomoku.from_text(board, 15, 5), hard.DEFAULT_BUDGET)
+    assert s.opening_count() == count
+
+
 def test_the_count_of_nodes_bounds_the_openings_iterations():
     assert opening_search(0.001, 500).depth < opening_search(0.001, 5_000).depth
 

@@ -113,8 +113,9 @@ class Budget:
     iteration is only started while the alpha-beta has used less than ``start_fraction`` of the seconds,
     since each one takes several times longer than the last, and one that runs out mid-iteration keeps
     the last complete one. In the opening (fewer than ``opening_stones`` stones) an iteration is started
-    while the alpha-beta has visited fewer than ``opening_nodes`` nodes instead: a count, not a clock, so that
-    the opening moves are the same on every machine and under any load (the time limits still stop it).
+    while the alpha-beta has visited fewer than ``opening_nodes`` nodes instead (``first_opening_nodes`` for
+    the first player, X, if given): a count, not a clock, so that the opening moves are the same on every
+    machine and under any load (the time limits still stop it).
     """
 
     seconds: float | None = None
@@ -129,12 +130,15 @@ class Budget:
     search_fraction: float = 0.8
     opening_stones: int = 0
     opening_nodes: int = 0
+    first_opening_nodes: int | None = None
 
 
 # What a move costs the server: the default budget of the Hard level. It fits inside a request's own deadline
 # (0.8 s of CPU, webapp.costs), so that the move the page plays is the one the strength matches measured, not
 # one cut short before its last checks.
-DEFAULT_BUDGET = Budget(seconds=0.75, start_fraction=0.12, opening_stones=12, opening_nodes=6_000)
+DEFAULT_BUDGET = Budget(
+    seconds=0.75, start_fraction=0.12, opening_stones=12, opening_nodes=6_000, first_opening_nodes=20_000
+)
 
 
 @dataclass
@@ -213,13 +217,19 @@ class Search:
         budget = self.budget.nodes
         return nodes if budget is None else min(nodes, int(budget * fraction))
 
-    def deepens_by_count(self) -> bool:
-        """Whether an alpha-beta iteration starts by the count of its nodes (``Budget.opening_nodes``), not the clock.
+    def opening_count(self) -> int:
+        """The nodes within which an alpha-beta iteration may start, in the opening; 0 past it (the clock decides).
 
         In the quiet opening a few decisions shape the whole game, and which depth a clock lets the search reach
         there flips them: the same matches, rerun, lost 3 or 12 of 20 as O (docs/engine.md). A node count gives
-        the same move on every machine, so a match can be replayed and two versions compared."""
-        return self.game.stones < self.budget.opening_stones and self.budget.opening_nodes > 0
+        the same move on every machine, so a match can be replayed and two versions compared. The first player,
+        who builds there, looks further than the second, who defends: measured, docs/engine.md."""
+        budget = self.budget
+        if self.game.stones >= budget.opening_stones:
+            return 0
+        if self.game.mover == "X" and budget.first_opening_nodes is not None:
+            return budget.first_opening_nodes
+        return budget.opening_nodes
 
     def until(self, fraction: float) -> float | None:
         """The clock reading at ``fraction`` of the budget's seconds (None without seconds)."""
@@ -391,7 +401,7 @@ class Search:
         scores = dict.fromkeys(moves, 0)
         reached = 0
         began, visited = self.meter.clock(), self.meter.nodes
-        by_count = self.deepens_by_count()
+        count = self.opening_count()
         try:
             with self.meter.share(until=self.until(budget.search_fraction)):
                 for depth in range(1, budget.depth + 1):
@@ -401,8 +411,8 @@ class Search:
                     moves = sorted(moves, key=lambda m: -scores[m])
                     if scores[moves[0]] > MATE_BOUND or all(v < -MATE_BOUND for v in scores.values()):
                         break  # a win is found, or every move loses: looking deeper changes nothing
-                    if by_count:
-                        if self.meter.nodes - visited >= budget.opening_nodes:
+                    if count:
+                        if self.meter.nodes - visited >= count:
                             break
                     elif (
                         budget.seconds is not None
