@@ -9,6 +9,7 @@ from webapp.engine.gomoku import (
     DIRECTIONS,
     DOUBLE_W,
     FIVE,
+    FIVE_W,
     FOUR,
     FOUR_W,
     LOW,
@@ -115,35 +116,44 @@ def reference_shape(window: str, mark: str, k: int) -> int:
 
 
 def check_against_a_full_scan(g: Gomoku) -> None:
-    """Every slot's code, weights and sums as a scan of the board text from scratch finds them."""
+    """Every window, weight and threat sum as a scan of the board text from scratch finds them."""
     n, k, text = g.n, g.k, g.text
     total = 0
     for cell in range(n * n):
-        cell_sum = 0
+        cell_sum = threat_sum = 0
         for d in range(4):
             window = reference_window(text, n, k, cell, d)
-            assert window_of(g.codes[cell * 4 + d], k) == window[: k - 1] + "." + window[k:]
-            value = 0
+            assert window_of(g.window(cell, d), k) == window[: k - 1] + text[cell] + window[k:]
             if text[cell] == EMPTY:
-                value = WEIGHTS[reference_shape(window, "X", k)] | WEIGHTS[reference_shape(window, "O", k)] << SHIFT
-            assert g.w[cell * 4 + d] == value, (text, cell, d)
-            cell_sum += value
-        assert g.sums[cell] == cell_sum
+                x, o = (WEIGHTS[reference_shape(window, mark, k)] for mark in "XO")
+                cell_sum += x | o << SHIFT
+                threat_sum += (x if x >= THREE_W else 0) | (o if o >= THREE_W else 0) << SHIFT
+                assert (g.shape(cell, d, "X"), g.shape(cell, d, "O")) == tuple(
+                    reference_shape(window, mark, k) for mark in "XO"
+                )
+        if text[cell] == EMPTY:
+            assert g.weights(cell) == cell_sum
+        assert g.threat[cell] == threat_sum, (text, cell)
         total += cell_sum
     assert g.total == total
     stones = [c for c in range(n * n) if text[c] != EMPTY]
     near = {c for c in range(n * n) if any(max(abs(c // n - t // n), abs(c % n - t % n)) <= 2 for t in stones)}
     assert g.candidates == {c for c in near if text[c] == EMPTY}
     assert g.occupied == set(stones)
-    hot = {c for c in range(n * n) if max(g.worth(c, "X"), g.worth(c, "O")) >= WEIGHTS[OPEN_THREE]}
+    hot = {c for c in range(n * n) if text[c] == EMPTY and max(g.worth(c, "X"), g.worth(c, "O")) >= THREE_W}
     assert g.hot == hot and hot <= g.candidates
+    # The threat weights alone cross every threshold the threat scans read where the weights in full do.
+    for c in hot:
+        for mark in "XO":
+            for bar in (THREE_W, FOUR_W, DOUBLE_W, FIVE_W):
+                assert (g.threat_worth(c, mark) >= bar) == (g.worth(c, mark) >= bar), (text, c, mark, bar)
 
 
 @given(n=st.sampled_from([7, 15]), seed=st.integers(0, 10**6), stones=st.integers(0, 60))
 def test_the_pattern_codes_kept_move_by_move_match_a_slow_scan_and_undo_restores_everything(n, seed, stones):
     rng = random.Random(seed)
     fresh = Gomoku(n, 5)
-    snapshot = (list(fresh.codes), list(fresh.w), list(fresh.sums), fresh.total, fresh.hash)
+    snapshot = (list(fresh.lines), list(fresh.infos), list(fresh.threat), set(fresh.hot), fresh.total, fresh.hash)
     g = random_game(n, 5, rng, stones)
     check_against_a_full_scan(g)
     if rng.random() < 0.5:
@@ -151,7 +161,7 @@ def test_the_pattern_codes_kept_move_by_move_match_a_slow_scan_and_undo_restores
         check_against_a_full_scan(g)
     while g.history:
         g.undo()
-    assert (list(g.codes), list(g.w), list(g.sums), g.total, g.hash) == snapshot
+    assert (list(g.lines), list(g.infos), list(g.threat), set(g.hot), g.total, g.hash) == snapshot
     assert g.candidates == set() and g.stones == 0 and g.mover == "X"
 
 
@@ -228,21 +238,24 @@ def test_a_fresh_layout_knows_each_cells_neighbours_codes_and_keys(n, k):
         r0, c0 = divmod(cell, n)
         near = {r * n + c for r in range(n) for c in range(n) if 0 < max(abs(r - r0), abs(c - c0)) <= 2}
         assert set(lay.near[cell]) == near
+        fresh = Gomoku(n, k)
         for d in range(4):
             window = reference_window(empty, n, k, cell, d)
-            assert window_of(lay.start[cell * 4 + d], k) == window
-        # A stone here changes the codes of the cells up to k-1 steps along each line, X's by one unit, O's by two.
+            assert window_of(fresh.window(cell, d), k) == window
+        # A stone here changes the windows of the cells up to k-1 steps along each line, and the cells of its four
+        # lines are the cells of those lines.
         reach = {
-            (other * 4 + d)
-            for d, (dr, dc) in enumerate(DIRECTIONS)
+            r * n + c
+            for dr, dc in DIRECTIONS
             for s in range(-(k - 1), k)
             if s
             for r, c in [(r0 + dr * s, c0 + dc * s)]
             if 0 <= r < n and 0 <= c < n
-            for other in [r * n + c]
         }
-        assert {slot for slot, _, _ in lay.reach[1][cell]} == reach
-        assert [(slot, other, 2 * unit) for slot, other, unit in lay.reach[1][cell]] == list(lay.reach[2][cell])
+        assert lay.reach[cell] == reach
+        lines = [lay.line_cells[line] for line, _ in lay.lines[cell]]
+        assert all(cell in line for line in lines) and len({frozenset(line) for line in lines}) == 4
+        assert reach <= set().union(*lines)
     again = Layout(n, k)
     assert again.zobrist == lay.zobrist and again.pass_key == lay.pass_key  # the same keys in every process
     keys = [*lay.zobrist["X"], *lay.zobrist["O"], lay.pass_key]

@@ -2,13 +2,17 @@
 
 The searches ask the same few questions at every node: where can a side win at once, where does it
 make a four, an open three, two ways to win; which moves look best. Rescanning 225 cells for each
-answer is what makes a pure-Python engine slow, so this board keeps, for every cell and each of the
-four directions, a *pattern code*: the 2(k-1) cells around it along that line, two bits each (empty,
-X, O, off the board), as Rapfi and Embryo do. A stone changes the codes of the k-1 cells either side
-of it along each direction by one addition each, and a table (built once, lazily, per k) turns a code
-into what a stone of X, and one of O, would make of that line there: a five, an open four, a four, an
-open three... Those shapes' weights, summed per cell over its four directions, are the static
-evaluation, the move ordering and every threat scan at once.
+answer is what makes a pure-Python engine slow. So this board keeps each line (a row, a column, a
+diagonal) as one integer, two bits a cell, and a cell's *window* along a line (the 2k-1 cells centred
+on it) is a shift and a mask away: a table (built lazily, per k) turns a window into what a stone of X,
+and one of O, would make of that line there: a five, an open four, a four, an open three... as Rapfi and
+Embryo do with their pattern codes. Those shapes' weights, summed per cell over its four lines, are the
+static evaluation, the move ordering and every threat scan at once.
+
+A stone changes four integers. What a line's contents make (its empty cells' weights summed, and the
+cells where a side would make an open three or more) is looked up per line (``Layout.line_info``), and
+lines repeat all through a search, so a move costs four lookups rather than a window for each of the
+cells it touches.
 
 Wins are free-style, as the rules module counts them: k or more in a row.
 
@@ -44,8 +48,12 @@ _WEAKER = {OPEN_FOUR: OPEN_THREE, FOUR: THREE, OPEN_THREE: OPEN_TWO, THREE: TWO,
 SHIFT = 32
 LOW = (1 << SHIFT) - 1
 FIVE_HIGH, FOUR_HIGH, DOUBLE_HIGH, THREE_HIGH = FIVE_W << SHIFT, FOUR_W << SHIFT, DOUBLE_W << SHIFT, THREE_W << SHIFT
-# A pattern code's two bits for each neighbour: empty, X, O, or off the board.
+# A window's two bits for each cell: empty, X, O, or off the board.
 _CODE_CHARS = (EMPTY, X, O, EDGE)
+# A layout's memory of what each line's contents make (``Layout.line_info``) is emptied when it holds this many
+# (about 150 bytes each), so that a worker's memory stays bounded whatever positions it is asked about.
+LINE_CACHE_LIMIT = 60_000
+_NO_THREATS: tuple = ()
 
 
 @cache
@@ -73,18 +81,17 @@ def _shape(window: str, k: int) -> int:
 
 
 def window_of(code: int, k: int) -> str:
-    """The line a pattern code stands for, its (empty) centre included: ``#`` is off the board.
+    """The 2k-1 cells a window code stands for, from the far left: ``#`` is off the board.
 
-    >>> window_of(3 | 1 << 8 | 1 << 10 | 1 << 12, 5)  # two bits a cell, from the far left: an edge, then X X X
+    >>> window_of(3 | 1 << 10 | 1 << 12 | 1 << 14, 5)  # two bits a cell: an edge, four empty, then X X X
     '#....XXX.'
     """
-    r = k - 1
-    chars = [_CODE_CHARS[code >> (2 * p) & 3] for p in range(2 * r)]
-    return "".join(chars[:r]) + EMPTY + "".join(chars[r:])
+    return "".join(_CODE_CHARS[code >> 2 * p & 3] for p in range(2 * k - 1))
 
 
 def weigh(code: int, k: int) -> int:
-    """What a stone of X, and one of O, would make of the line ``code`` describes: both weights in one integer."""
+    """What a stone of X, and one of O, would make at the (empty) centre of the window ``code``: both weights
+    in one integer."""
     window = window_of(code, k)
     r = k - 1
     for_x = window.replace(EDGE, O)
@@ -96,8 +103,18 @@ def weigh(code: int, k: int) -> int:
 
 @cache
 def weight_table(k: int) -> list[int | None]:
-    """Pattern code -> both sides' weights, filled in as codes come up (at most 4**(2k-2) entries)."""
-    return [None] * (4 ** (2 * (k - 1)))
+    """Window code -> both sides' weights, filled in as codes come up (at most 4**(2k-1) entries)."""
+    return [None] * (4 ** (2 * k - 1))
+
+
+def _threat_part(value: int) -> int:
+    """Of both sides' weights ``value``, the part that is an open three or more: what the threat scans read.
+
+    >>> _threat_part(WEIGHTS[FOUR] | WEIGHTS[TWO] << SHIFT) == WEIGHTS[FOUR]
+    True
+    """
+    x, o = value & LOW, value >> SHIFT
+    return (x if x >= THREE_W else 0) | (o if o >= THREE_W else 0) << SHIFT
 
 
 def _square_around(cell: int, n: int, steps: int) -> tuple[int, ...]:
@@ -116,44 +133,54 @@ def _square_around(cell: int, n: int, steps: int) -> tuple[int, ...]:
 
 
 class Layout:
-    """What never changes on an n×n board with k to win: neighbours, the codes' starting values, keys."""
+    """What never changes on an n×n board with k to win: its lines, neighbours and keys.
+
+    Each line is one integer, two bits a cell (as ``MARKS`` numbers them), padded with k-1 cells off the board
+    at each end, so that a cell's window is ``contents >> shift & mask``.
+    """
 
     def __init__(self, n: int, k: int):
         self.n, self.k = n, k
         cells = n * n
         r = k - 1
-
-        def position(offset: int) -> int:
-            # Where a neighbour ``offset`` cells along the line sits in a code: the left ones first.
-            return offset + r if offset < 0 else offset + r - 1
-
-        on = lambda row, col: 0 <= row < n and 0 <= col < n  # noqa: E731
-        # Each slot (cell * 4 + direction) starts with the off-board neighbours marked.
-        self.start = [0] * (4 * cells)
-        # For each cell and each mark (1 X, 2 O): (slot, its cell, what a stone here adds to that slot's code)
-        # for every cell within k-1 steps along each direction, the cells whose codes a stone here changes.
-        self.reach: tuple[list[tuple], list[tuple], list[tuple]] = ([], [], [])
-        for cell in range(cells):
-            r0, c0 = divmod(cell, n)
-            touched = []
-            for d, (dr, dc) in enumerate(DIRECTIONS):
-                for offset in range(-r, r + 1):
-                    if offset == 0:
-                        continue
-                    row, col = r0 + dr * offset, c0 + dc * offset
-                    if not on(row, col):
-                        self.start[cell * 4 + d] |= 3 << 2 * position(offset)
-                    else:
-                        # This cell sits ``-offset`` cells along the line from that one.
-                        other = row * n + col
-                        touched.append((other * 4 + d, other, 1 << 2 * position(-offset)))
-            self.reach[1].append(tuple(touched))
-            self.reach[2].append(tuple((slot, other, 2 * unit) for slot, other, unit in touched))
+        self.mask = (1 << 2 * (2 * r + 1)) - 1
+        where: dict[tuple[int, int], tuple[int, int]] = {}  # (direction, cell) -> (line, position in it)
+        self.line_cells: list[tuple[int, ...]] = []
+        self.line_start: list[int] = []
+        for d, (dr, dc) in enumerate(DIRECTIONS):
+            for first in range(cells):
+                row, col = divmod(first, n)
+                if 0 <= row - dr < n and 0 <= col - dc < n:
+                    continue  # not the first cell of its line
+                line: list[int] = []
+                while 0 <= row < n and 0 <= col < n:
+                    where[d, row * n + col] = (len(self.line_cells), len(line))
+                    line.append(row * n + col)
+                    row, col = row + dr, col + dc
+                self.line_cells.append(tuple(line))
+                edges = 0
+                for p in [*range(r), *range(len(line) + r, len(line) + 2 * r)]:
+                    edges |= 3 << 2 * p
+                self.line_start.append(edges)
+        # For each cell, its four lines: (line, what a stone of X here adds to it; O's adds twice as much).
+        self.lines = [tuple((where[d, c][0], 1 << 2 * (where[d, c][1] + r)) for d in range(4)) for c in range(cells)]
+        # For each cell and direction: its line, and the shift that brings the cell's window to the low bits.
+        self.windows = [tuple((where[d, c][0], 2 * where[d, c][1]) for d in range(4)) for c in range(cells)]
         # The cells within two steps: where a move is worth considering once a stone is near.
         self.near = [_square_around(cell, n, 2) for cell in range(cells)]
         self.near_sets = [frozenset(cells_near) for cells_near in self.near]
         # The cells a stone's lines reach: up to k-1 steps along each direction.
-        self.lines = [frozenset(other for _, other, _ in touched) for touched in self.reach[1]]
+        self.reach = [
+            frozenset(
+                row * n + col
+                for dr, dc in DIRECTIONS
+                for s in range(-r, k)
+                if s
+                for row, col in [(cell // n + dr * s, cell % n + dc * s)]
+                if 0 <= row < n and 0 <= col < n
+            )
+            for cell in range(cells)
+        ]
         # The (up to) eight cells around each cell.
         self.around = [frozenset(_square_around(cell, n, 1)) for cell in range(cells)]
         # Zobrist keys: fixed constants, so a position's key is the same in every process.
@@ -162,8 +189,38 @@ class Layout:
         # Flipped in the key by a pass, so that the same stones with the other side to move differ.
         self.pass_key = keys.getrandbits(64)
         self.centre = (n // 2) * n + n // 2
-        # The weights of the empty board, worked out once and copied by every new game.
-        self.empty: tuple | None = None
+        self.table = weight_table(k)
+        # (contents << 8 | line) -> what the line makes: lines repeat all through a search, so most are looked up.
+        self.infos: dict[int, tuple[int, tuple]] = {}
+        self.empty = [self.line_info(line, start) for line, start in enumerate(self.line_start)]
+
+    def weight(self, code: int) -> int:
+        """Both sides' weights at the centre of the window ``code``."""
+        value = self.table[code]
+        if value is None:
+            value = self.table[code] = weigh(code, self.k)
+        return value
+
+    def line_info(self, line: int, contents: int) -> tuple[int, tuple]:
+        """What ``line`` holding ``contents`` makes: its empty cells' weights summed (both sides in one integer),
+        and (cell, threat weights) for each cell where either side would make an open three or more."""
+        key = contents << 8 | line
+        info = self.infos.get(key)
+        if info is not None:
+            return info
+        r, mask, weight = self.k - 1, self.mask, self.weight
+        total, threats = 0, []
+        for p, cell in enumerate(self.line_cells[line]):
+            if contents >> 2 * (p + r) & 3:
+                continue  # taken
+            value = weight(contents >> 2 * p & mask)
+            total += value
+            if value & LOW >= THREE_W or value >= THREE_HIGH:
+                threats.append((cell, _threat_part(value)))
+        if len(self.infos) >= LINE_CACHE_LIMIT:
+            self.infos.clear()
+        info = self.infos[key] = (total, tuple(threats) or _NO_THREATS)
+        return info
 
 
 @cache
@@ -175,38 +232,31 @@ def layout(n: int, k: int) -> Layout:
 class Gomoku:
     """A position on a big board that the searches change in place with ``play`` and ``undo``.
 
-    Questions without a side are asked for the side to move, the one whose turn it is now.
+    Questions without a side are asked for the side to move, the one whose turn it is now. The board keeps,
+    per cell, both sides' *threat* weights (open threes and more, summed over its four lines): what every
+    threat question reads, with the set of cells that have any. A cell's weights in full (for the move
+    ordering) are read off its four windows when asked.
     """
 
     def __init__(self, n: int, k: int):
         self.lay = lay = layout(n, k)
         self.n, self.k = n, k
-        self.table = table = weight_table(k)
         self.board = [0] * (n * n)  # 0 empty, 1 X, 2 O
-        self.codes = list(lay.start)
-        empty = lay.empty
-        if empty is None:
-            # Per slot (cell*4 + direction), both sides' weights there; per cell, their sums over the
-            # four directions; and the sums over the whole board.
-            self.w = [0] * (4 * n * n)
-            for slot, code in enumerate(self.codes):
-                value = table[code]
-                if value is None:
-                    value = table[code] = weigh(code, k)
-                self.w[slot] = value
-            self.sums = [sum(self.w[4 * c : 4 * c + 4]) for c in range(n * n)]
-            self.total = sum(self.sums)
-            lay.empty = (tuple(self.w), tuple(self.sums), self.total)
-        else:
-            w, sums, self.total = empty
-            self.w, self.sums = list(w), list(sums)
+        self.lines = list(lay.line_start)
+        self.infos = list(lay.empty)
+        self.threat = [0] * (n * n)
+        for _, threats in self.infos:
+            for cell, value in threats:
+                self.threat[cell] += value
         # The empty cells where either side would make an open three or more: where every threat lies.
-        self.hot: set[int] = {c for c, v in enumerate(self.sums) if v >= THREE_HIGH or v & LOW >= THREE_W}
+        self.hot: set[int] = {c for c, v in enumerate(self.threat) if v}
+        # Every empty cell's weights in full, summed: the evaluation.
+        self.total = sum(total for total, _ in self.infos)
         # The empty cells within two steps of a stone (where a move is worth considering), and the taken ones.
         self.candidates: set[int] = set()
         self.occupied: set[int] = set()
         self.history: list[int] = []
-        # For each stone played, what undo puts back: the cell's own weights, and each slot that changed.
+        # For each stone played, what undo puts back: its lines' infos, and the candidates it added.
         self.log: list[tuple] = []
         self.hash = 0
         self.mover = X
@@ -235,39 +285,36 @@ class Gomoku:
     def play(self, move: int) -> None:
         """The side to move puts a stone on the empty cell ``move``.
 
-        Its own slots lose their weights; the codes of the cells its lines reach change by one addition each,
-        and for the empty ones the weight table says what a stone there would now make. What changed is
-        logged, so that ``undo`` puts it back without asking the table again.
+        Its four lines change by one addition each; each line's old threats leave the cells' sums and its new
+        ones come in. The old infos are logged, so that ``undo`` swaps them back without a lookup.
         """
         mark = self.mover
         code = 1 if mark == X else 2
-        board, codes, w, sums, table, hot = self.board, self.codes, self.w, self.sums, self.table, self.hot
-        board[move] = code
-        base = move * 4
-        own = (w[base], w[base + 1], w[base + 2], w[base + 3], sums[move], move in hot)
-        delta = -sums[move]
-        w[base] = w[base + 1] = w[base + 2] = w[base + 3] = sums[move] = 0
-        hot.discard(move)
-        changed = []
-        for slot, cell, unit in self.lay.reach[code][move]:
-            key = codes[slot] = codes[slot] + unit
-            if not board[cell]:
-                new = table[key]
-                if new is None:
-                    new = table[key] = weigh(key, self.k)
-                old = w[slot]
-                if new != old:
-                    w[slot] = new
-                    diff = new - old
-                    s = sums[cell] = sums[cell] + diff
-                    delta += diff
-                    changed.append((slot, cell, old, diff))
-                    if s >= THREE_HIGH or s & LOW >= THREE_W:
-                        if cell not in hot:
-                            hot.add(cell)
-                    elif cell in hot:
-                        hot.remove(cell)
-        self.total += delta
+        self.board[move] = code
+        lines, infos, threat, hot = self.lines, self.infos, self.threat, self.hot
+        lay = self.lay
+        known, line_info = lay.infos, lay.line_info
+        total = self.total
+        old_infos = []
+        for line, unit in lay.lines[move]:
+            contents = lines[line] = lines[line] + code * unit
+            old = infos[line]
+            new = known.get(contents << 8 | line) or line_info(line, contents)
+            infos[line] = new
+            old_infos.append(old)
+            total += new[0] - old[0]
+            gone, come = old[1], new[1]
+            if gone != come:
+                # One line's threats out of the cells' sums and the new ones in, the hot set kept to the cells with any.
+                for cell, value in gone:
+                    left = threat[cell] = threat[cell] - value
+                    if not left:
+                        hot.discard(cell)
+                for cell, value in come:
+                    now = threat[cell] = threat[cell] + value
+                    if now == value:
+                        hot.add(cell)
+        self.total = total
         # The cells near the stone that were not yet candidates (nor taken) become candidates.
         candidates, occupied = self.candidates, self.occupied
         added = self.lay.near_sets[move].difference(candidates, occupied)
@@ -275,7 +322,7 @@ class Gomoku:
         was = move in candidates
         candidates.discard(move)
         occupied.add(move)
-        self.log.append((own, changed, delta, added, was))
+        self.log.append((old_infos, added, was))
         self.hash ^= self.lay.zobrist[mark][move]
         self.history.append(move)
         self.stones += 1
@@ -294,25 +341,27 @@ class Gomoku:
             self.mover = O if self.mover == X else X
             self.hash ^= self.lay.pass_key
             return
-        board, codes, w, sums, hot = self.board, self.codes, self.w, self.sums, self.hot
+        board, lines, infos, threat, hot = self.board, self.lines, self.infos, self.threat, self.hot
         code = board[move]
         mark = MARKS[code]
-        own, changed, delta, added, was = self.log.pop()
-        for slot, _, unit in self.lay.reach[code][move]:
-            codes[slot] -= unit
-        for slot, cell, old, diff in changed:
-            w[slot] = old
-            s = sums[cell] = sums[cell] - diff
-            if s >= THREE_HIGH or s & LOW >= THREE_W:
-                if cell not in hot:
-                    hot.add(cell)
-            elif cell in hot:
-                hot.remove(cell)
-        base = move * 4
-        w[base], w[base + 1], w[base + 2], w[base + 3], sums[move], was_hot = own
-        if was_hot:
-            hot.add(move)
-        self.total -= delta
+        old_infos, added, was = self.log.pop()
+        total = self.total
+        for (line, unit), old in zip(self.lay.lines[move], old_infos, strict=True):
+            lines[line] -= code * unit
+            new = infos[line]
+            infos[line] = old
+            total += old[0] - new[0]
+            gone, come = new[1], old[1]
+            if gone != come:
+                for cell, value in gone:
+                    left = threat[cell] = threat[cell] - value
+                    if not left:
+                        hot.discard(cell)
+                for cell, value in come:
+                    now = threat[cell] = threat[cell] + value
+                    if now == value:
+                        hot.add(cell)
+        self.total = total
         board[move] = 0
         self.hash ^= self.lay.zobrist[mark][move]
         candidates = self.candidates
@@ -325,48 +374,55 @@ class Gomoku:
 
     # --- what the weights say -------------------------------------------------------------------
 
+    def weights(self, cell: int) -> int:
+        """Both sides' weights in full for a stone on the empty ``cell``, summed over its four windows."""
+        lines, weight, mask = self.lines, self.lay.weight, self.lay.mask
+        return sum(weight(lines[line] >> shift & mask) for line, shift in self.lay.windows[cell])
+
     def wins(self, opponent: bool = False) -> list[int]:
         """The cells where the side to move (or, if ``opponent``, the other side) completes k in a row."""
-        sums = self.sums
+        threat = self.threat
         if (self.mover == X) != opponent:
-            found = [c for c in self.hot if sums[c] & LOW >= FIVE_W]
+            found = [c for c in self.hot if threat[c] & LOW >= FIVE_W]
         else:
-            found = [c for c in self.hot if sums[c] >= FIVE_HIGH]
+            found = [c for c in self.hot if threat[c] >= FIVE_HIGH]
         if len(found) > 1:
             found.sort()
         return found
 
     def completions(self, mark: str) -> tuple[list[int], list[int]]:
         """The cells where ``mark`` completes k in a row, and where the other side does, each in cell order."""
-        sums = self.sums
-        found = [c for c in self.hot if sums[c] >= FIVE_HIGH or sums[c] & LOW >= FIVE_W]
+        threat = self.threat
+        found = [c for c in self.hot if threat[c] >= FIVE_HIGH or threat[c] & LOW >= FIVE_W]
         if not found:
             return found, found
         found.sort()
-        high = [c for c in found if sums[c] >= FIVE_HIGH]
-        low = [c for c in found if sums[c] & LOW >= FIVE_W]
+        high = [c for c in found if threat[c] >= FIVE_HIGH]
+        low = [c for c in found if threat[c] & LOW >= FIVE_W]
         return (low, high) if mark == X else (high, low)
 
     def threats(self, mark: str, weight: int) -> list[int]:
         """``mark``'s cells worth ``weight`` (THREE_W or more) or more (FOUR_W: its fours; THREE_W: its open
-        threes too), strongest first, then those most in the other side's way."""
-        sums = self.sums
+        threes too), strongest first (by their weights in full), then those most in the other side's way."""
+        threat, full = self.threat, self.weights
         if mark == X:
-            cells = [c for c in self.hot if sums[c] & LOW >= weight]
-            cells.sort(key=lambda c: (-(2 * (sums[c] & LOW) + (sums[c] >> SHIFT)), c))
+            cells = [c for c in self.hot if threat[c] & LOW >= weight]
+            if len(cells) > 1:
+                cells.sort(key=lambda c: (-(2 * ((v := full(c)) & LOW) + (v >> SHIFT)), c))
         else:
             bar = weight << SHIFT
-            cells = [c for c in self.hot if sums[c] >= bar]
-            cells.sort(key=lambda c: (-(2 * (sums[c] >> SHIFT) + (sums[c] & LOW)), c))
+            cells = [c for c in self.hot if threat[c] >= bar]
+            if len(cells) > 1:
+                cells.sort(key=lambda c: (-(2 * ((v := full(c)) >> SHIFT) + (v & LOW)), c))
         return cells
 
     def has(self, mark: str, weight: int) -> bool:
         """Whether ``mark`` has a cell worth ``weight`` (THREE_W or more) or more (DOUBLE_W: a double to make)."""
-        sums = self.sums
+        threat = self.threat
         if mark == X:
-            return any(sums[c] & LOW >= weight for c in self.hot)
+            return any(threat[c] & LOW >= weight for c in self.hot)
         bar = weight << SHIFT
-        return any(sums[c] >= bar for c in self.hot)
+        return any(threat[c] >= bar for c in self.hot)
 
     def answers(self, mark: str) -> list[int] | None:
         """The other side's only hopes against ``mark``'s double in the making (an open three, say): the cells
@@ -376,49 +432,57 @@ class Gomoku:
         Any other move leaves the double: a stone spoils a double only on its cell or on one of its
         completions, and each of those is, before the double is made, a cell where ``mark`` makes a four.
         """
-        sums = self.sums
-        cand = self.hot
+        threat, full = self.threat, self.weights
+        hot = self.hot
         if mark == X:
-            if not any(sums[c] & LOW >= DOUBLE_W for c in cand):
+            if not any(threat[c] & LOW >= DOUBLE_W for c in hot):
                 return None
-            cells = [c for c in cand if sums[c] & LOW >= FOUR_W or sums[c] >= FOUR_HIGH]
-            cells.sort(key=lambda c: (-(sums[c] & LOW), -(sums[c] >> SHIFT), c))
+            cells = [c for c in hot if threat[c] & LOW >= FOUR_W or threat[c] >= FOUR_HIGH]
+            cells.sort(key=lambda c: (-((v := full(c)) & LOW), -(v >> SHIFT), c))
         else:
-            if not any(sums[c] >= DOUBLE_HIGH for c in cand):
+            if not any(threat[c] >= DOUBLE_HIGH for c in hot):
                 return None
-            cells = [c for c in cand if sums[c] >= FOUR_HIGH or sums[c] & LOW >= FOUR_W]
-            cells.sort(key=lambda c: (-(sums[c] >> SHIFT), -(sums[c] & LOW), c))
+            cells = [c for c in hot if threat[c] >= FOUR_HIGH or threat[c] & LOW >= FOUR_W]
+            cells.sort(key=lambda c: (-((v := full(c)) >> SHIFT), -(v & LOW), c))
         return cells
 
     def worth(self, cell: int, mark: str) -> int:
-        """The weight of a stone of ``mark`` on ``cell``: its shapes' weights summed over the four directions."""
-        s = self.sums[cell]
+        """The weight of a stone of ``mark`` on the empty ``cell``: its shapes' weights summed over the four lines."""
+        s = self.weights(cell)
+        return s & LOW if mark == X else s >> SHIFT
+
+    def threat_worth(self, cell: int, mark: str) -> int:
+        """``worth`` counting only the open threes and more: the same as it from an open three up, and cheaper."""
+        s = self.threat[cell]
         return s & LOW if mark == X else s >> SHIFT
 
     def forcing(self) -> list[int]:
         """The moves that make at least a four for the side to move, strongest first (then most in the way)."""
-        me = self.mover
-        sums = self.sums
-        if me == X:
-            fours = [c for c in self.hot if sums[c] & LOW >= FOUR_W]
-            fours.sort(key=lambda c: (-(sums[c] & LOW), -(sums[c] >> SHIFT), c))
+        threat, full = self.threat, self.weights
+        if self.mover == X:
+            fours = [c for c in self.hot if threat[c] & LOW >= FOUR_W]
+            fours.sort(key=lambda c: (-((v := full(c)) & LOW), -(v >> SHIFT), c))
         else:
-            fours = [c for c in self.hot if sums[c] >> SHIFT >= FOUR_W]
-            fours.sort(key=lambda c: (-(sums[c] >> SHIFT), -(sums[c] & LOW), c))
+            fours = [c for c in self.hot if threat[c] >> SHIFT >= FOUR_W]
+            fours.sort(key=lambda c: (-((v := full(c)) >> SHIFT), -(v & LOW), c))
         return fours
 
     def moves(self, limit: int | None = None) -> list[int]:
         """The moves worth searching, best-looking first: near the stones, strongest in attack and defence."""
         if not self.candidates:
             return [self.lay.centre] if self.stones == 0 else self.legal()
-        sums = self.sums
+        lines, weight, mask, windows = self.lines, self.lay.weight, self.lay.mask, self.lay.windows
         # Attack counts double, so that making a four goes before blocking a mere three, while
         # blocking a threat to make an open four or five still goes before a three of one's own.
         # One integer per cell sorts fastest: the priority, then the cell (the lower first among equals).
-        if self.mover == X:
-            keys = [(2 * (v & LOW) + (v >> SHIFT)) * 1024 + 1023 - c for c in self.candidates for v in (sums[c],)]
-        else:
-            keys = [(2 * (v >> SHIFT) + (v & LOW)) * 1024 + 1023 - c for c in self.candidates for v in (sums[c],)]
+        x_first = self.mover == X
+        keys = []
+        for c in self.candidates:
+            v = 0
+            for line, shift in windows[c]:
+                v += weight(lines[line] >> shift & mask)
+            mine, theirs = (v & LOW, v >> SHIFT) if x_first else (v >> SHIFT, v & LOW)
+            keys.append((2 * mine + theirs) * 1024 + 1023 - c)
         keys.sort(reverse=True)
         if limit is not None:
             keys = keys[:limit]
@@ -447,10 +511,18 @@ class Gomoku:
 
     def score(self, move: int) -> tuple[int, int]:
         """(attack, defence): the weight of ``move`` for the side to move, and for the opponent."""
-        s = self.sums[move]
+        s = self.weights(move)
         return (s & LOW, s >> SHIFT) if self.mover == X else (s >> SHIFT, s & LOW)
+
+    def window(self, cell: int, direction: int) -> int:
+        """The window code of ``cell`` along ``direction``: its line's 2k-1 cells centred on it."""
+        line, shift = self.lay.windows[cell][direction]
+        return self.lines[line] >> shift & self.lay.mask
 
     def shape(self, cell: int, direction: int, mark: str) -> int:
         """The shape a stone of ``mark`` on the empty ``cell`` makes along ``direction`` (0 on a taken cell)."""
-        value = self.w[cell * 4 + direction]
+        if self.board[cell]:
+            return DEAD
+        value = self.lay.weight(self.window(cell, direction))
         return WEIGHTS.index(value & LOW if mark == X else value >> SHIFT)
+

@@ -199,7 +199,7 @@ class ThreatSearch:
         # Facing a four the attacker must block, and the block must itself be a threat.
         moves = theirs or self._threats(threes)
         for move in moves:
-            cost = 0 if game.worth(move, side) >= FOUR_W else 1
+            cost = 0 if game.threat_worth(move, side) >= FOUR_W else 1
             if cost > threes:
                 continue
             game.play(move)
@@ -220,17 +220,17 @@ class ThreatSearch:
         on the lines of its earlier stones of the sequence only, past the first move."""
         game, side = self.game, self.side
         if self.narrow and self.last:
-            near = game.lay.lines[self.last[-1]]
+            near = game.lay.reach[self.last[-1]]
             moves = [m for m in game.threats(side, FOUR_W if threes <= 0 else THREE_W) if m in near]
-            fours = [m for m in moves if game.worth(m, side) >= FOUR_W]
-            return fours + [m for m in moves if game.worth(m, side) < FOUR_W][:THREES_TRIED]
+            fours = [m for m in moves if game.threat_worth(m, side) >= FOUR_W]
+            return fours + [m for m in moves if game.threat_worth(m, side) < FOUR_W][:THREES_TRIED]
         if threes <= 0:
             return game.threats(side, FOUR_W)
         moves = game.threats(side, THREE_W)
-        fours = [m for m in moves if game.worth(m, side) >= FOUR_W]
-        opens = [m for m in moves if game.worth(m, side) < FOUR_W]
+        fours = [m for m in moves if game.threat_worth(m, side) >= FOUR_W]
+        opens = [m for m in moves if game.threat_worth(m, side) < FOUR_W]
         if self.last:
-            lines = game.lay.lines
+            lines = game.lay.reach
             opens = [m for m in opens if any(m in lines[a] for a in self.last)][:THREES_TRIED]
         else:
             opens = opens[:THREES_AT_ROOT]
