@@ -142,6 +142,8 @@ def check_against_a_full_scan(g: Gomoku) -> None:
     assert g.occupied == set(stones)
     hot = {c for c in range(n * n) if text[c] == EMPTY and max(g.worth(c, "X"), g.worth(c, "O")) >= THREE_W}
     assert g.hot == hot and hot <= g.candidates
+    fours = {c for c in hot if max(g.worth(c, "X"), g.worth(c, "O")) >= FOUR_W}
+    assert g.fours == fours == {c for c in range(n * n) if g.four_lines[c]}
     # The threat weights alone cross every threshold the threat scans read where the weights in full do.
     for c in hot:
         for mark in "XO":
@@ -153,7 +155,7 @@ def check_against_a_full_scan(g: Gomoku) -> None:
 def test_the_pattern_codes_kept_move_by_move_match_a_slow_scan_and_undo_restores_everything(n, seed, stones):
     rng = random.Random(seed)
     fresh = Gomoku(n, 5)
-    snapshot = (list(fresh.lines), list(fresh.infos), list(fresh.threat), set(fresh.hot), fresh.total, fresh.hash)
+    snapshot = (list(fresh.lines), list(fresh.infos), list(fresh.threat), list(fresh.four_lines), fresh.total, fresh.hash)
     g = random_game(n, 5, rng, stones)
     check_against_a_full_scan(g)
     if rng.random() < 0.5:
@@ -161,7 +163,7 @@ def test_the_pattern_codes_kept_move_by_move_match_a_slow_scan_and_undo_restores
         check_against_a_full_scan(g)
     while g.history:
         g.undo()
-    assert (list(g.lines), list(g.infos), list(g.threat), set(g.hot), g.total, g.hash) == snapshot
+    assert (list(g.lines), list(g.infos), list(g.threat), list(g.four_lines), g.total, g.hash) == snapshot
     assert g.candidates == set() and g.stones == 0 and g.mover == "X"
 
 

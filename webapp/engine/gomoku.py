@@ -191,7 +191,7 @@ class Layout:
         self.centre = (n // 2) * n + n // 2
         self.table = weight_table(k)
         # (contents << 8 | line) -> what the line makes: lines repeat all through a search, so most are looked up.
-        self.infos: dict[int, tuple[int, tuple]] = {}
+        self.infos: dict[int, tuple[int, tuple, tuple]] = {}
         self.empty = [self.line_info(line, start) for line, start in enumerate(self.line_start)]
 
     def weight(self, code: int) -> int:
@@ -201,15 +201,16 @@ class Layout:
             value = self.table[code] = weigh(code, self.k)
         return value
 
-    def line_info(self, line: int, contents: int) -> tuple[int, tuple]:
+    def line_info(self, line: int, contents: int) -> tuple[int, tuple, tuple]:
         """What ``line`` holding ``contents`` makes: its empty cells' weights summed (both sides in one integer),
-        and (cell, threat weights) for each cell where either side would make an open three or more."""
+        (cell, threat weights) for each cell where either side would make an open three or more, and the cells
+        where either side would make a four or more."""
         key = contents << 8 | line
         info = self.infos.get(key)
         if info is not None:
             return info
         r, mask, weight = self.k - 1, self.mask, self.weight
-        total, threats = 0, []
+        total, threats, fours = 0, [], []
         for p, cell in enumerate(self.line_cells[line]):
             if contents >> 2 * (p + r) & 3:
                 continue  # taken
@@ -217,9 +218,11 @@ class Layout:
             total += value
             if value & LOW >= THREE_W or value >= THREE_HIGH:
                 threats.append((cell, _threat_part(value)))
+                if value & LOW >= FOUR_W or value >= FOUR_HIGH:
+                    fours.append(cell)
         if len(self.infos) >= LINE_CACHE_LIMIT:
             self.infos.clear()
-        info = self.infos[key] = (total, tuple(threats) or _NO_THREATS)
+        info = self.infos[key] = (total, tuple(threats) or _NO_THREATS, tuple(fours) or _NO_THREATS)
         return info
 
 
@@ -245,13 +248,19 @@ class Gomoku:
         self.lines = list(lay.line_start)
         self.infos = list(lay.empty)
         self.threat = [0] * (n * n)
-        for _, threats in self.infos:
+        # Per cell, how many of its lines give either side a four or more there, and the cells with any: a few, where
+        # every question about fours and fives looks.
+        self.four_lines = [0] * (n * n)
+        for _, threats, fours in self.infos:
             for cell, value in threats:
                 self.threat[cell] += value
+            for cell in fours:
+                self.four_lines[cell] += 1
+        self.fours: set[int] = {c for c, v in enumerate(self.four_lines) if v}
         # The empty cells where either side would make an open three or more: where every threat lies.
         self.hot: set[int] = {c for c, v in enumerate(self.threat) if v}
         # Every empty cell's weights in full, summed: the evaluation.
-        self.total = sum(total for total, _ in self.infos)
+        self.total = sum(total for total, _, _ in self.infos)
         # The empty cells within two steps of a stone (where a move is worth considering), and the taken ones.
         self.candidates: set[int] = set()
         self.occupied: set[int] = set()
@@ -292,6 +301,7 @@ class Gomoku:
         code = 1 if mark == X else 2
         self.board[move] = code
         lines, infos, threat, hot = self.lines, self.infos, self.threat, self.hot
+        four_lines, fours = self.four_lines, self.fours
         lay = self.lay
         known, line_info = lay.infos, lay.line_info
         total = self.total
@@ -314,6 +324,16 @@ class Gomoku:
                     now = threat[cell] = threat[cell] + value
                     if now == value:
                         hot.add(cell)
+                gone, come = old[2], new[2]
+                if gone != come:
+                    for cell in gone:
+                        left = four_lines[cell] = four_lines[cell] - 1
+                        if not left:
+                            fours.discard(cell)
+                    for cell in come:
+                        now = four_lines[cell] = four_lines[cell] + 1
+                        if now == 1:
+                            fours.add(cell)
         self.total = total
         # The cells near the stone that were not yet candidates (nor taken) become candidates.
         candidates, occupied = self.candidates, self.occupied
@@ -342,6 +362,7 @@ class Gomoku:
             self.hash ^= self.lay.pass_key
             return
         board, lines, infos, threat, hot = self.board, self.lines, self.infos, self.threat, self.hot
+        four_lines, fours = self.four_lines, self.fours
         code = board[move]
         mark = MARKS[code]
         old_infos, added, was = self.log.pop()
@@ -361,6 +382,16 @@ class Gomoku:
                     now = threat[cell] = threat[cell] + value
                     if now == value:
                         hot.add(cell)
+                gone, come = new[2], old[2]
+                if gone != come:
+                    for cell in gone:
+                        left = four_lines[cell] = four_lines[cell] - 1
+                        if not left:
+                            fours.discard(cell)
+                    for cell in come:
+                        now = four_lines[cell] = four_lines[cell] + 1
+                        if now == 1:
+                            fours.add(cell)
         self.total = total
         board[move] = 0
         self.hash ^= self.lay.zobrist[mark][move]
@@ -376,16 +407,21 @@ class Gomoku:
 
     def weights(self, cell: int) -> int:
         """Both sides' weights in full for a stone on the empty ``cell``, summed over its four windows."""
-        lines, weight, mask = self.lines, self.lay.weight, self.lay.mask
-        return sum(weight(lines[line] >> shift & mask) for line, shift in self.lay.windows[cell])
+        lines, table, mask = self.lines, self.lay.table, self.lay.mask
+        value = 0
+        for line, shift in self.lay.windows[cell]:
+            code = lines[line] >> shift & mask
+            weight = table[code]
+            value += self.lay.weight(code) if weight is None else weight
+        return value
 
     def wins(self, opponent: bool = False) -> list[int]:
         """The cells where the side to move (or, if ``opponent``, the other side) completes k in a row."""
         threat = self.threat
         if (self.mover == X) != opponent:
-            found = [c for c in self.hot if threat[c] & LOW >= FIVE_W]
+            found = [c for c in self.fours if threat[c] & LOW >= FIVE_W]
         else:
-            found = [c for c in self.hot if threat[c] >= FIVE_HIGH]
+            found = [c for c in self.fours if threat[c] >= FIVE_HIGH]
         if len(found) > 1:
             found.sort()
         return found
@@ -393,7 +429,7 @@ class Gomoku:
     def completions(self, mark: str) -> tuple[list[int], list[int]]:
         """The cells where ``mark`` completes k in a row, and where the other side does, each in cell order."""
         threat = self.threat
-        found = [c for c in self.hot if threat[c] >= FIVE_HIGH or threat[c] & LOW >= FIVE_W]
+        found = [c for c in self.fours if threat[c] >= FIVE_HIGH or threat[c] & LOW >= FIVE_W]
         if not found:
             return found, found
         found.sort()
@@ -405,13 +441,14 @@ class Gomoku:
         """``mark``'s cells worth ``weight`` (THREE_W or more) or more (FOUR_W: its fours; THREE_W: its open
         threes too), strongest first (by their weights in full), then those most in the other side's way."""
         threat, full = self.threat, self.weights
+        scan = self.fours if weight >= FOUR_W else self.hot
         if mark == X:
-            cells = [c for c in self.hot if threat[c] & LOW >= weight]
+            cells = [c for c in scan if threat[c] & LOW >= weight]
             if len(cells) > 1:
                 cells.sort(key=lambda c: (-(2 * ((v := full(c)) & LOW) + (v >> SHIFT)), c))
         else:
             bar = weight << SHIFT
-            cells = [c for c in self.hot if threat[c] >= bar]
+            cells = [c for c in scan if threat[c] >= bar]
             if len(cells) > 1:
                 cells.sort(key=lambda c: (-(2 * ((v := full(c)) >> SHIFT) + (v & LOW)), c))
         return cells
@@ -419,10 +456,11 @@ class Gomoku:
     def has(self, mark: str, weight: int) -> bool:
         """Whether ``mark`` has a cell worth ``weight`` (THREE_W or more) or more (DOUBLE_W: a double to make)."""
         threat = self.threat
+        scan = self.fours if weight >= FOUR_W else self.hot
         if mark == X:
-            return any(threat[c] & LOW >= weight for c in self.hot)
+            return any(threat[c] & LOW >= weight for c in scan)
         bar = weight << SHIFT
-        return any(threat[c] >= bar for c in self.hot)
+        return any(threat[c] >= bar for c in scan)
 
     def answers(self, mark: str) -> list[int] | None:
         """The other side's only hopes against ``mark``'s double in the making (an open three, say): the cells
@@ -433,7 +471,7 @@ class Gomoku:
         completions, and each of those is, before the double is made, a cell where ``mark`` makes a four.
         """
         threat, full = self.threat, self.weights
-        hot = self.hot
+        hot = self.fours  # a four or more, for one side or the other: all the cells asked about here
         if mark == X:
             if not any(threat[c] & LOW >= DOUBLE_W for c in hot):
                 return None
@@ -460,10 +498,10 @@ class Gomoku:
         """The moves that make at least a four for the side to move, strongest first (then most in the way)."""
         threat, full = self.threat, self.weights
         if self.mover == X:
-            fours = [c for c in self.hot if threat[c] & LOW >= FOUR_W]
+            fours = [c for c in self.fours if threat[c] & LOW >= FOUR_W]
             fours.sort(key=lambda c: (-((v := full(c)) & LOW), -(v >> SHIFT), c))
         else:
-            fours = [c for c in self.hot if threat[c] >> SHIFT >= FOUR_W]
+            fours = [c for c in self.fours if threat[c] >> SHIFT >= FOUR_W]
             fours.sort(key=lambda c: (-((v := full(c)) >> SHIFT), -(v & LOW), c))
         return fours
 
@@ -471,7 +509,7 @@ class Gomoku:
         """The moves worth searching, best-looking first: near the stones, strongest in attack and defence."""
         if not self.candidates:
             return [self.lay.centre] if self.stones == 0 else self.legal()
-        lines, weight, mask, windows = self.lines, self.lay.weight, self.lay.mask, self.lay.windows
+        lines, table, mask, windows = self.lines, self.lay.table, self.lay.mask, self.lay.windows
         # Attack counts double, so that making a four goes before blocking a mere three, while
         # blocking a threat to make an open four or five still goes before a three of one's own.
         # One integer per cell sorts fastest: the priority, then the cell (the lower first among equals).
@@ -480,7 +518,9 @@ class Gomoku:
         for c in self.candidates:
             v = 0
             for line, shift in windows[c]:
-                v += weight(lines[line] >> shift & mask)
+                code = lines[line] >> shift & mask
+                weight = table[code]
+                v += self.lay.weight(code) if weight is None else weight
             mine, theirs = (v & LOW, v >> SHIFT) if x_first else (v >> SHIFT, v & LOW)
             keys.append((2 * mine + theirs) * 1024 + 1023 - c)
         keys.sort(reverse=True)
@@ -525,4 +565,3 @@ class Gomoku:
             return DEAD
         value = self.lay.weight(self.window(cell, direction))
         return WEIGHTS.index(value & LOW if mark == X else value >> SHIFT)
-

@@ -197,6 +197,9 @@ class Search:
         self.budget = budget
         self.meter = meter or Meter(budget.nodes, budget.seconds, budget.clock)
         self.table: dict = {}
+        # What ``fours`` found in each position it was asked about: the alpha-beta asks again of the same nodes at
+        # each depth, and of the same positions reached by moves in another order.
+        self.short: dict = {}
 
     @property
     def nodes(self) -> int:
@@ -345,6 +348,19 @@ class Search:
     def fours(self, side: str, line: bool = False):
         """``side``'s short forced win by fours (as if it were to move) within INNER_NODES nodes: its plies, or with
         ``line`` its main line; None if none is found."""
+        game = self.game
+        if not game.has(side, FOUR):
+            return None  # not one four to make: no win by fours (no completion is on the board here)
+        key = (game.hash, side, line)
+        if key in self.short:
+            return self.short[key]
+        if len(self.short) >= TABLE_LIMIT:
+            self.short.clear()
+        self.short[key] = found = self._fours(side, line)
+        return found
+
+    def _fours(self, side: str, line: bool):
+        """``fours``, searched."""
         game, meter = self.game, self.meter
         passed = game.mover != side
         if passed:
@@ -366,6 +382,8 @@ class Search:
     def leaf(self, ply: int) -> int:
         """At the horizon: a short forced win by fours for the side to move, else the static evaluation."""
         game = self.game
+        if not game.has(game.mover, FOUR):
+            return game.evaluate()  # not one four to make: no win by fours
         # A fresh table each time, so that a leaf's value depends on its position alone.
         meter = self.meter
         threat = ThreatSearch(game, game.mover, meter)
