@@ -41,6 +41,8 @@ THREE_W, FOUR_W, FIVE_W = WEIGHTS[OPEN_THREE], WEIGHTS[FOUR], WEIGHTS[FIVE]
 # Two fours (in two directions) or an open four: two ways to complete a line next move, which one
 # block cannot stop. A four and up to three open threes stay below it (300 + 3 × 60 = 480).
 DOUBLE_W = 2 * FOUR_W
+# Two open threes at once (in two directions): below a four, and above one open three with the rest (60 + 3 × 14).
+DOUBLE_THREE_W = 2 * THREE_W
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 # One step weaker for each shape a further stone would make: one move from an open four is an open three.
 _WEAKER = {OPEN_FOUR: OPEN_THREE, FOUR: THREE, OPEN_THREE: OPEN_TWO, THREE: TWO, OPEN_TWO: ONE, TWO: ONE, ONE: ONE}
@@ -78,6 +80,15 @@ def _shape(window: str, k: int) -> int:
     if not room:
         return DEAD
     return _WEAKER[max((_shape(w, k) for w in filled), default=ONE)]
+
+
+def grid(n: int, stones: dict[int, str]) -> str:
+    """The text of an n×n board with ``stones`` (cell -> mark) on it, for examples.
+
+    >>> grid(3, {4: X})
+    '....X....'
+    """
+    return "".join(stones.get(cell, EMPTY) for cell in range(n * n))
 
 
 def window_of(code: int, k: int) -> str:
@@ -461,6 +472,19 @@ class Gomoku:
             return any(threat[c] & LOW >= weight for c in scan)
         bar = weight << SHIFT
         return any(threat[c] >= bar for c in scan)
+
+    def double_three(self, mark: str) -> bool:
+        """Whether ``mark`` has a cell where its stone makes two open threes or more (and no four): a double
+        that wins unless the other side can answer with fours.
+
+        >>> g = Gomoku.from_text(grid(15, {95: X, 96: X, 127: X, 142: X, 0: O, 14: O, 210: O, 224: O}), 15, 5)
+        >>> g.double_three("X"), g.double_three("O"), g.threat_worth(97, "X")  # X X at 95, 96 and X . X X below 97
+        (True, False, 120)
+        """
+        threat = self.threat
+        if mark == X:
+            return any(DOUBLE_THREE_W <= threat[c] & LOW < FOUR_W for c in self.hot)
+        return any(DOUBLE_THREE_W <= threat[c] >> SHIFT < FOUR_W for c in self.hot)
 
     def answers(self, mark: str) -> list[int] | None:
         """The other side's only hopes against ``mark``'s double in the making (an open three, say): the cells

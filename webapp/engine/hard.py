@@ -83,6 +83,9 @@ class ThreatGame(Protocol):
         """``mark``'s moves worth ``weight`` or more (a four, an open three), strongest first."""
 
     def has(self, mark: str, weight: int) -> bool: ...
+    def double_three(self, mark: str) -> bool:
+        """Whether ``mark`` has a cell where its stone makes two open threes (and no four)."""
+
     def answers(self, mark: str) -> list[int] | None:
         """The other side's only replies to ``mark``'s double in the making; None if there is none."""
 
@@ -293,6 +296,10 @@ class Search:
                 game.undo()
         if game.has(me, DOUBLE):
             return MATE - ply - 3  # a double to make, and no completion to answer: it wins
+        if game.double_three(me) and not game.has(_other(me), FOUR):
+            # Two open threes at once, and not one four to answer with: one stone blocks one three, the other
+            # becomes an open four.
+            return MATE - ply - 5
         if depth <= 0:
             return self.leaf(ply)
         key = game.key()
