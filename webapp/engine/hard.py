@@ -117,8 +117,10 @@ class Budget:
     since each one takes several times longer than the last, and one that runs out mid-iteration keeps
     the last complete one. In the opening (fewer than ``opening_stones`` stones) an iteration is started
     while the alpha-beta has visited fewer than ``opening_nodes`` nodes instead (``first_opening_nodes`` for
-    the first player, X, if given): a count, not a clock, so that the opening moves are the same on every
-    machine and under any load (the time limits still stop it).
+    the first player, X, if given; ``early_nodes`` for the second player's moves before ``early_stones``
+    stones): a count, not a clock, so that a faster machine does not start deeper iterations there. The
+    iteration started last still runs until it ends or the time limits stop it, so the clock can still cut
+    it (scripts/opening_clock.py measures how often).
     """
 
     seconds: float | None = None
@@ -134,13 +136,21 @@ class Budget:
     opening_stones: int = 0
     opening_nodes: int = 0
     first_opening_nodes: int | None = None
+    early_stones: int = 0
+    early_nodes: int = 0
 
 
 # What a move costs the server: the default budget of the Hard level. It fits inside a request's own deadline
 # (0.8 s of CPU, webapp.costs), so that the move the page plays is the one the strength matches measured, not
 # one cut short before its last checks.
 DEFAULT_BUDGET = Budget(
-    seconds=0.75, start_fraction=0.12, opening_stones=12, opening_nodes=6_000, first_opening_nodes=20_000
+    seconds=0.75,
+    start_fraction=0.12,
+    opening_stones=12,
+    opening_nodes=6_000,
+    first_opening_nodes=20_000,
+    early_stones=6,
+    early_nodes=4_000,
 )
 
 
@@ -227,14 +237,19 @@ class Search:
         """The nodes within which an alpha-beta iteration may start, in the opening; 0 past it (the clock decides).
 
         In the quiet opening a few decisions shape the whole game, and which depth a clock lets the search reach
-        there flips them: the same matches, rerun, lost 3 or 12 of 20 as O (docs/engine.md). A node count gives
-        the same move on every machine, so a match can be replayed and two versions compared. The first player,
-        who builds there, looks further than the second, who defends: measured, docs/engine.md."""
+        there flips them: the same matches, rerun, lost 3 or 12 of 20 as O (docs/engine.md). A node count decides
+        which iterations start the same way on every machine (the last one may still be cut by the clock). The
+        first player, who builds there, looks further than the second, who defends: measured, docs/engine.md."""
         budget = self.budget
         if self.game.stones >= budget.opening_stones:
             return 0
         if self.game.mover == "X" and budget.first_opening_nodes is not None:
             return budget.first_opening_nodes
+        if self.game.stones < budget.early_stones:
+            # O's first moves count fewer nodes than its later opening moves: one ply deeper at its third move
+            # lost to the threat attacker, one ply less deep at its fifth and sixth lost to ThreatSpace
+            # (docs/engine.md, *The opening's count after a faster board*).
+            return budget.early_nodes
         return budget.opening_nodes
 
     def until(self, fraction: float) -> float | None:
