@@ -311,8 +311,7 @@ class Gomoku:
         mark = self.mover
         code = 1 if mark == X else 2
         self.board[move] = code
-        lines, infos, threat, hot = self.lines, self.infos, self.threat, self.hot
-        four_lines, fours = self.four_lines, self.fours
+        lines, infos = self.lines, self.infos
         lay = self.lay
         known, line_info = lay.infos, lay.line_info
         total = self.total
@@ -324,27 +323,8 @@ class Gomoku:
             infos[line] = new
             old_infos.append(old)
             total += new[0] - old[0]
-            gone, come = old[1], new[1]
-            if gone != come:
-                # One line's threats out of the cells' sums and the new ones in, the hot set kept to the cells with any.
-                for cell, value in gone:
-                    left = threat[cell] = threat[cell] - value
-                    if not left:
-                        hot.discard(cell)
-                for cell, value in come:
-                    now = threat[cell] = threat[cell] + value
-                    if now == value:
-                        hot.add(cell)
-                gone, come = old[2], new[2]
-                if gone != come:
-                    for cell in gone:
-                        left = four_lines[cell] = four_lines[cell] - 1
-                        if not left:
-                            fours.discard(cell)
-                    for cell in come:
-                        now = four_lines[cell] = four_lines[cell] + 1
-                        if now == 1:
-                            fours.add(cell)
+            if old[1] != new[1]:
+                self._swap(old, new)
         self.total = total
         # The cells near the stone that were not yet candidates (nor taken) become candidates.
         candidates, occupied = self.candidates, self.occupied
@@ -372,8 +352,7 @@ class Gomoku:
             self.mover = O if self.mover == X else X
             self.hash ^= self.lay.pass_key
             return
-        board, lines, infos, threat, hot = self.board, self.lines, self.infos, self.threat, self.hot
-        four_lines, fours = self.four_lines, self.fours
+        board, lines, infos = self.board, self.lines, self.infos
         code = board[move]
         mark = MARKS[code]
         old_infos, added, was = self.log.pop()
@@ -383,26 +362,8 @@ class Gomoku:
             new = infos[line]
             infos[line] = old
             total += old[0] - new[0]
-            gone, come = new[1], old[1]
-            if gone != come:
-                for cell, value in gone:
-                    left = threat[cell] = threat[cell] - value
-                    if not left:
-                        hot.discard(cell)
-                for cell, value in come:
-                    now = threat[cell] = threat[cell] + value
-                    if now == value:
-                        hot.add(cell)
-                gone, come = new[2], old[2]
-                if gone != come:
-                    for cell in gone:
-                        left = four_lines[cell] = four_lines[cell] - 1
-                        if not left:
-                            fours.discard(cell)
-                    for cell in come:
-                        now = four_lines[cell] = four_lines[cell] + 1
-                        if now == 1:
-                            fours.add(cell)
+            if new[1] != old[1]:
+                self._swap(new, old)
         self.total = total
         board[move] = 0
         self.hash ^= self.lay.zobrist[mark][move]
@@ -413,6 +374,30 @@ class Gomoku:
         self.occupied.discard(move)
         self.stones -= 1
         self.mover = mark
+
+    def _swap(self, gone: tuple, come: tuple) -> None:
+        """One line's threats out of the cells' sums and its new ones in (``gone`` and ``come`` are line infos),
+        the hot set and the four cells kept to the cells with any. Called only when the threats differ: most
+        stones change a line's weights but not its threats, and skip the call."""
+        threat, hot = self.threat, self.hot
+        for cell, value in gone[1]:
+            left = threat[cell] = threat[cell] - value
+            if not left:
+                hot.discard(cell)
+        for cell, value in come[1]:
+            now = threat[cell] = threat[cell] + value
+            if now == value:
+                hot.add(cell)
+        if gone[2] != come[2]:
+            four_lines, fours = self.four_lines, self.fours
+            for cell in gone[2]:
+                left = four_lines[cell] = four_lines[cell] - 1
+                if not left:
+                    fours.discard(cell)
+            for cell in come[2]:
+                now = four_lines[cell] = four_lines[cell] + 1
+                if now == 1:
+                    fours.add(cell)
 
     # --- what the weights say -------------------------------------------------------------------
 
