@@ -248,7 +248,7 @@ class Search:
         if self.game.stones < budget.early_stones:
             # O's first moves count fewer nodes than its later opening moves: one ply deeper at its third move
             # lost to the threat attacker, one ply less deep at its fifth and sixth lost to ThreatSpace
-            # (docs/engine.md, *The opening's count after a faster board*).
+            # (docs/engine.md, *A faster board, and what the opening's count then meant*).
             return budget.early_nodes
         return budget.opening_nodes
 
