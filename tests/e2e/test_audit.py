@@ -165,6 +165,27 @@ def test_nothing_shifts_while_a_page_loads(browser, live_server):
         context.close()
 
 
+def test_before_the_mode_dropdown_arrives_the_fields_are_those_of_the_mode_drawn(page: Page, live_server):
+    # A browser may paint a page before it has all of it. Which fields show is chosen by the mode's dropdown,
+    # which comes after the game's buttons; until it arrives, the mode the server drew decides, or a first paint
+    # shows every mode's fields and the buttons then jump up (a layout shift, now and then).
+    def first_paint() -> None:
+        html = page.request.get(live_server + "/").text()
+        head = html[: html.index('<details class="setup-panel"')]
+        page.route(live_server + "/first-paint", lambda route: route.fulfill(body=head, content_type="text/html"))
+        page.goto(live_server + "/first-paint")
+        expect(page.locator("#mode")).to_have_count(0)
+
+    first_paint()
+    expect(page.get_by_role("combobox", name="Difficulty")).to_be_visible()
+    expect(page.get_by_role("combobox", name="X plays")).to_be_hidden()
+    page.goto(live_server + "/")
+    choose(page, Mode="cvc")
+    first_paint()
+    expect(page.get_by_role("combobox", name="X plays")).to_be_visible()
+    expect(page.get_by_role("combobox", name="Difficulty")).to_be_hidden()
+
+
 def test_a_computer_game_shifts_nothing(page: Page, live_server):
     page.add_init_script(script=f"({SHIFTS})()")
     page.goto(live_server + "/")
