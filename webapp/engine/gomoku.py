@@ -518,18 +518,14 @@ class Gomoku:
         """The moves worth searching, best-looking first: near the stones, strongest in attack and defence."""
         if not self.candidates:
             return [self.lay.centre] if self.stones == 0 else self.legal()
-        lines, table, mask, windows = self.lines, self.lay.table, self.lay.mask, self.lay.windows
+        full = self.weights
         # Attack counts double, so that making a four goes before blocking a mere three, while
         # blocking a threat to make an open four or five still goes before a three of one's own.
         # One integer per cell sorts fastest: the priority, then the cell (the lower first among equals).
         x_first = self.mover == X
         keys = []
         for c in self.candidates:
-            v = 0
-            for line, shift in windows[c]:
-                code = lines[line] >> shift & mask
-                weight = table[code]
-                v += self.lay.weight(code) if weight is None else weight
+            v = full(c)
             mine, theirs = (v & LOW, v >> SHIFT) if x_first else (v >> SHIFT, v & LOW)
             keys.append((2 * mine + theirs) * 1024 + 1023 - c)
         keys.sort(reverse=True)
