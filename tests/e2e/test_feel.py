@@ -115,7 +115,7 @@ def test_a_bigger_board_never_moves_and_nothing_shifts(browser, live_server, key
     fold(page)  # as a player sees the page
     page.wait_for_load_state("networkidle")
     # From here on: the settings' own summary changes its length with the settings chosen above.
-    page.evaluate("window.layoutShift = 0; window.shifted = []")
+    page.evaluate("countShiftsFromNow()")
     place, status = box(page, "#board"), box(page, "#status")
 
     def steady(where: str) -> None:
@@ -140,7 +140,7 @@ def test_a_bigger_board_never_moves_and_nothing_shifts(browser, live_server, key
     # On the big boards a hint and move values open the threats beside the board, under the buttons that asked
     # for them, and what follows moves down while they are open: asked for, so not counted from here on.
     page.wait_for_load_state("networkidle")
-    page.evaluate("window.layoutShift = 0; window.shifted = []")
+    page.evaluate("countShiftsFromNow()")
     page.get_by_role("button", name="Undo").click()
     expect(page.locator("#board")).to_have_attribute("data-ply", "1")
     click_cell(page, 0)
