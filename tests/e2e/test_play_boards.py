@@ -95,12 +95,11 @@ SEEK_ANIMATIONS = """fraction => document.getAnimations().forEach(a => {
 })"""
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("key", ["3x3", "4x4", "5x5", "7x7", "15x15"])
-def test_every_board_fits_a_phone_and_a_wide_screen(browser, live_server, key, scheme, shoot):
+def test_every_board_fits_a_phone_and_a_wide_screen(browser, live_server, key, shoot):
     spec = BY_KEY[key]
     for width in (320, 1280):
-        context = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme)
+        context = browser.new_context(viewport={"width": width, "height": 800})
         page = context.new_page()
         start(page, live_server, Board=key, Mode="hvh")
         fold(page)  # as a player sees the page
@@ -111,29 +110,45 @@ def test_every_board_fits_a_phone_and_a_wide_screen(browser, live_server, key, s
         animations.send("Animation.setPlaybackRate", {"playbackRate": 0})
         win_in_a_row(page, key)
         expect(page.locator("#board.is-won")).to_have_count(1)
-        # No sideways scrolling, the whole board in view, and squares a finger can hit; no sideways scrolling
-        # at any moment of the win's animations either (the confetti rising past the board's edges did that on
-        # a phone, a second after the win).
-        assert page.evaluate("document.getAnimations().length") >= 2  # at least the strike and the confetti
-        for fraction in (0, 0.25, 0.5, 0.75, 0.99):
-            page.evaluate(SEEK_ANIMATIONS, fraction)
-            assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{fraction:.0%} through"
+        # One game, looked at in each scheme: the game costs the time, the schemes only their colours (and every
+        # assertion runs in both, should a scheme ever change the layout).
+        schemes = ("light", "dark")
+        for scheme in schemes:
+            _in_scheme(page, scheme)
+            # No sideways scrolling at any moment of the win's animations (the confetti rising past the board's
+            # edges did that on a phone, a second after the win).
+            assert page.evaluate("document.getAnimations().length") >= 2  # at least the strike and the confetti
+            for fraction in (0, 0.25, 0.5, 0.75, 0.99):
+                page.evaluate(SEEK_ANIMATIONS, fraction)
+                scroll_width = page.evaluate("document.documentElement.scrollWidth")
+                assert scroll_width <= width, f"{scheme}, {fraction:.0%} through"
         page.evaluate("document.getAnimations().forEach(a => a.finish())")
-        drawn = page.locator("#board").bounding_box()
-        assert drawn["x"] >= 0 and drawn["x"] + drawn["width"] <= width
-        # 15×15's squares give some room to the row numbers on a phone; a finger's tap there opens them magnified.
-        square = page.locator("#cell-0").bounding_box()
-        assert square["width"] >= (19 if spec.n == 15 else 36 if spec.n == 7 else 48)
-        # The win is struck through over its squares, from the first to the last.
-        strike = page.locator(".strike line").bounding_box()
-        first, last = page.locator("#cell-0").bounding_box(), page.locator(f"#cell-{spec.k - 1}").bounding_box()
-        assert (
-            strike["x"] < first["x"] + first["width"] / 2
-            and strike["x"] + strike["width"] > last["x"] + last["width"] / 2
-        )
-        assert first["y"] < strike["y"] + strike["height"] / 2 < first["y"] + first["height"]
-        shoot(page, f"board-{key}-{width}-{scheme}")
+        for scheme in schemes:
+            _in_scheme(page, scheme)
+            # The whole board in view, and squares a finger can hit.
+            drawn = page.locator("#board").bounding_box()
+            assert drawn["x"] >= 0 and drawn["x"] + drawn["width"] <= width, scheme
+            # 15×15's squares give some room to the row numbers on a phone; a finger's tap there opens them
+            # magnified.
+            square = page.locator("#cell-0").bounding_box()
+            assert square["width"] >= (19 if spec.n == 15 else 36 if spec.n == 7 else 48), scheme
+            # The win is struck through over its squares, from the first to the last.
+            strike = page.locator(".strike line").bounding_box()
+            first = page.locator("#cell-0").bounding_box()
+            last = page.locator(f"#cell-{spec.k - 1}").bounding_box()
+            assert (
+                strike["x"] < first["x"] + first["width"] / 2
+                and strike["x"] + strike["width"] > last["x"] + last["width"] / 2
+            ), scheme
+            assert first["y"] < strike["y"] + strike["height"] / 2 < first["y"] + first["height"], scheme
+            shoot(page, f"board-{key}-{width}-{scheme}")
         context.close()
+
+
+def _in_scheme(page: Page, scheme: str) -> None:
+    """The page shown in the colour scheme ``scheme``, as a system set to it shows it."""
+    page.emulate_media(color_scheme=scheme)
+    assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
 
 
 def test_a_tap_12_px_off_a_square_on_15x15_still_plays_it(browser, live_server, shoot):
