@@ -64,7 +64,8 @@ SAFETY_CHECKS = 8
 # the next: often another of those moves, the point both sides need. So many of them are checked against the
 # others taken by the opponent, each reply of ours there tried with REBUT_NODES nodes (REBUT_TRIES replies at most),
 # and those under more pressure than the least by over REBUT_MARGIN are dropped (``_unrefuted``). A margin of 0.15,
-# not 0.3, lost 31 of 200 games as O against ThreatSpace where 0.3 lost 40 (docs/engine.md).
+# not 0.3, lost 31 of 200 games as O against ThreatSpace where 0.3 lost 40; with a budget of nodes, where the games
+# repeat, 19 of 100 where 0.3 lost 32 and 0.05 lost 23 (docs/engine.md).
 REBUT_MOVES, REBUT_TRIES, REBUT_NODES, REBUT_MARGIN = 4, 10, 400, 0.15
 
 
