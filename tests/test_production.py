@@ -31,8 +31,6 @@ HOST = "127.0.0.1"
 STARTUP_SECONDS = 120
 # Refusing takes a second; a server that keeps restarting workers instead never exits.
 REFUSAL_SECONDS = 15
-# What gunicorn passes to listen() when it binds the port itself (its `backlog` setting, left at its default).
-GUNICORN_BACKLOG = 2048
 HTMX = {"HX-Request": "true"}
 BOARD = re.compile(r'<div id="board"[^>]*>')
 SETTINGS_THAT_WOULD_CHANGE_THE_SERVER = ("SECRET_KEY", "PORT", "WEB_CONCURRENCY", "GUNICORN_CMD_ARGS", "FLASK_DEBUG")
@@ -52,16 +50,23 @@ def server_environment(**settings: str) -> dict[str, str]:
     return env | settings
 
 
+def gunicorn_backlog() -> int:
+    """What gunicorn passes to listen() when it binds the port itself: our config's `backlog`, else its default."""
+    from gunicorn.config import Config
+
+    return runpy.run_path(str(ROOT / "gunicorn.conf.py")).get("backlog", Config().backlog)
+
+
 class Gunicorn:
     """The Procfile's command on a loopback port of our choosing, with everything it prints kept."""
 
     def __init__(self, env: dict[str, str]):
         # Bound here and handed over, so the port cannot be taken between choosing and binding it. Gunicorn
         # leaves a socket it is handed as it is, so it is given the backlog gunicorn's own bind would listen
-        # with (its `backlog` setting's default); Python's default of 128 dropped connections that a server
+        # with (its `backlog` setting); Python's default of 128 dropped connections that a server
         # bound by gunicorn takes in, and each dropped one was retried a second later (the 3,000 idle
         # sockets took 14 s to open instead of 1).
-        listener = socket.create_server((HOST, 0), backlog=GUNICORN_BACKLOG)
+        listener = socket.create_server((HOST, 0), backlog=gunicorn_backlog())
         self.port = listener.getsockname()[1]
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 -- closed in stop()
         try:
