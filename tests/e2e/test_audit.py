@@ -176,6 +176,44 @@ def test_nothing_shifts_while_a_page_loads(browser, live_server):
         context.close()
 
 
+@pytest.mark.parametrize("width", [320, 1280])
+def test_no_menu_link_moves_when_the_rest_of_the_menu_arrives(browser, live_server, width):
+    # The menu comes after the page's content, so a slow first paint can come halfway through it: here the
+    # page is cut after each link of the menu, and halfway through each name. Wherever it is cut, no link
+    # may be shown anywhere but where it stands on the whole page.
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    html = page.request.get(live_server + "/tournament").text()
+    start, end = html.index('<nav class="site-nav"'), html.index("</nav>", html.index('<nav class="site-nav"'))
+    names = [m.end() for m in re.finditer(r'<a href="[^"]*"[^>]*>', html[start:end])]
+    cuts = sorted(
+        {start + i for i in names}
+        | {start + i + 2 for i in names}
+        | {start + m.end() for m in re.finditer("</a>", html[start:end])}
+    )
+
+    def serve(body: str, route) -> None:
+        route.fulfill(body=body, content_type="text/html")
+
+    def shown_links() -> list[tuple[str, dict]]:
+        return page.locator(".site-nav a").evaluate_all(
+            """links => links.filter(a => a.checkVisibility({visibilityProperty: true}))
+                             .map(a => [a.textContent, JSON.stringify(a.getBoundingClientRect())])"""
+        )
+
+    page.goto(live_server + "/tournament")
+    whole = dict(shown_links())
+    assert list(whole) == ["Play", "Game tree", "Numbers", "Tournament"]
+    for cut in cuts:
+        page.route(live_server + "/cut", functools.partial(serve, html[:cut]))
+        page.goto(live_server + "/cut")
+        expect(page.get_by_role("heading", level=1)).to_be_visible()
+        for name, box in shown_links():
+            assert whole.get(name) == box, f"{name!r} at {width} px, the page cut at {html[start:cut][-30:]!r}"
+        page.unroute(live_server + "/cut")
+    context.close()
+
+
 def test_before_the_mode_dropdown_arrives_the_fields_are_those_of_the_mode_drawn(page: Page, live_server):
     # A browser may paint a page before it has all of it. Which fields show is chosen by the mode's dropdown,
     # which comes after the game's buttons; until it arrives, the mode the server drew decides, or a first paint
