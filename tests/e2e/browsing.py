@@ -1,13 +1,26 @@
 """What the browser tests do again and again: choose the settings, start a game, click a square."""
 
 import re
+import time
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from webapp.engine.boards import BY_KEY, board_for
 from webapp.engine.rules import cell_name
 
 FOLDED = ("Mode", "You play")  # the dropdowns in the folded line under the game's buttons
+HANDOVER_SECONDS = 15  # as long as expect() waits (conftest)
+
+
+def next_held(page: Page, held: list[Route]) -> Route:
+    """The first request a route of ``page`` holds (its handler appends to ``held``), once Playwright has handed it
+    over. That comes by way of the browser's network process, so on a loaded machine it can come after the page has
+    drawn what the click did: taken at once, the list was once still empty."""
+    deadline = time.monotonic() + HANDOVER_SECONDS
+    while not held:
+        assert time.monotonic() < deadline, "no request reached the route"
+        page.evaluate("0")  # a round trip, in which Playwright hands over what came before its answer
+    return held.pop(0)
 
 
 def choose(page: Page, **choices) -> None:

@@ -5,7 +5,7 @@ import functools
 import re
 
 import pytest
-from browsing import choose, click_cell, lose_to_the_computer, start, win_in_a_row
+from browsing import choose, click_cell, lose_to_the_computer, next_held, start, win_in_a_row
 from playwright.sync_api import Page, expect
 
 
@@ -22,7 +22,7 @@ def test_axe_finds_nothing_in_any_state_of_the_game(audit_browser, live_server, 
     page.get_by_role("button", name="Row 2, column 2, empty").click()
     expect(page.get_by_role("status")).to_have_text("Computer is thinking…")
     axe(page, "the computer thinking")
-    held[0].continue_()
+    next_held(page, held).continue_()
     expect(page.locator("#board")).to_have_attribute("data-ply", "2")
     page.unroute("**/move")
     page.get_by_role("button", name="Undo").click()
