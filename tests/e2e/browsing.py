@@ -1,4 +1,5 @@
-"""What the browser tests do again and again: choose the settings, start a game, click a square."""
+"""What the browser tests do again and again: choose the settings, start a game, click a square, and put a
+page back for the next test."""
 
 import re
 import time
@@ -109,3 +110,28 @@ def win_in_a_row(page: Page, key: str) -> None:
         click_cell(page, spec.n + i)
     click_cell(page, spec.k - 1)
     expect(page.get_by_role("status")).to_have_text("X wins!")
+
+
+def put_back(page: Page, attributes: set[str], options: dict) -> bool:
+    """Undo what a test did to ``page`` and its context (see open_page); False if it could not be done."""
+    context = page.context
+    try:
+        for other in context.pages:
+            if other != page:
+                other.close()
+        page.unroute_all(behavior="ignoreErrors")
+        context.unroute_all(behavior="ignoreErrors")
+        if page.url.startswith("http"):
+            page.evaluate("() => { sessionStorage.clear(); localStorage.clear(); }")
+        page.goto("about:blank")
+        context.clear_cookies()
+        context.clear_permissions()
+        page.emulate_media(
+            color_scheme=options.get("color_scheme", "light"),
+            reduced_motion=options.get("reduced_motion", "no-preference"),
+        )
+        for name in set(vars(page)) - attributes:  # what a test wrote on the page object (expects_400)
+            delattr(page, name)
+    except Exception:  # whatever went wrong, the page is closed instead of kept
+        return False
+    return True

@@ -5,7 +5,8 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
+from browsing import put_back
+from playwright.sync_api import Page, expect
 from werkzeug.serving import make_server
 
 from webapp import create_app
@@ -73,13 +74,85 @@ def base_url(live_server):
     return live_server
 
 
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.failed:
+        item.stash[FAILED] = True  # so that open_page keeps none of the pages the test left
+    return report
+
+
+@pytest.fixture(scope="module")
+def kept_pages(browser):
+    """The pages a module's tests pass on to each other, one for each kind of context (see open_page)."""
+    kept: dict[str, tuple[Page, set[str]]] = {}
+    yield kept
+    for page, _ in kept.values():
+        page.context.close()
+
+
+@pytest.fixture
+def open_page(kept_pages, browser, request):
+    """``open_page(**options)``: a page of a context made with ``options`` (Browser.new_context's, and
+    ``init_script``, a script the context runs in every document), as a new one would be: on about:blank, no
+    cookies, nothing stored, no routes, permissions or other pages, the context's own colour scheme and motion.
+
+    A new context and its page cost Chromium a second of CPU, more than most tests' own work: a page is kept for
+    the module's next test that asks for the same options, and put back as above after each test. Listeners a
+    test adds stay, to no effect on the next one (they fill lists of a test that has ended). A test whose changes
+    could not be put back (a clock installed, a script added to the page) or that needs a cold cache (what a
+    page does while it loads) makes a context of its own instead. After a test that failed its pages are closed,
+    so nothing of a failure carries over to the next test.
+    """
+    opened = []
+
+    def open_(init_script: str | None = None, **options) -> Page:
+        key = repr((init_script, sorted(options.items())))
+        page, attributes = kept_pages.pop(key, (None, None))
+        if page is None:
+            context = browser.new_context(**options)
+            if init_script:
+                context.add_init_script(script=init_script)
+            page = context.new_page()
+            attributes = set(vars(page))
+        opened.append((key, page, attributes, options))
+        return page
+
+    yield open_
+    failed = request.node.stash.get(FAILED, False)
+    for key, page, attributes, options in opened:
+        if failed or key in kept_pages or not put_back(page, attributes, options):
+            page.context.close()
+        else:
+            kept_pages[key] = (page, attributes)
+
+
+@pytest.fixture
+def page(open_page, browser_context_args):
+    """pytest-playwright's page, but one kept from test to test (see open_page)."""
+    return open_page(**browser_context_args)
+
+
 @pytest.fixture
 def console_errors(page):
     """Errors the page logs; each test that uses it must end with none."""
     errors = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    def console(message):
+        if message.type == "error":
+            errors.append(message.text)
+
+    def page_error(error):
+        errors.append(str(error))
+
+    page.on("console", console)
+    page.on("pageerror", page_error)
     yield errors
+    page.remove_listener("console", console)
+    page.remove_listener("pageerror", page_error)
     assert errors == []
 
 
@@ -98,18 +171,17 @@ AXE = Path(__file__).resolve().parent / "vendor" / "axe-core-4.14.1.min.js"
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
 
-@pytest.fixture(scope="session")
-def audit_browser(browser):
-    """Contexts for axe: its script is injected inline, which the pages' own policy rightly forbids.
+@pytest.fixture
+def audit_page(open_page):
+    """Pages for axe: its script is injected inline, which the pages' own policy rightly forbids.
     Nothing moves in them, so that no colour is read halfway through a transition."""
 
-    def open_page(width: int, height: int = 800, has_touch: bool = False):
-        context = browser.new_context(
+    def open_(width: int, height: int = 800, has_touch: bool = False) -> Page:
+        return open_page(
             viewport={"width": width, "height": height}, reduced_motion="reduce", bypass_csp=True, has_touch=has_touch
         )
-        return context, context.new_page()
 
-    return open_page
+    return open_
 
 
 def axe_violations(page, tags=AXE_TAGS, rules=None, essential_targets=None) -> list[str]:

@@ -10,8 +10,8 @@ from playwright.sync_api import Page, expect
 
 
 @pytest.mark.parametrize("width", [320, 1280])
-def test_axe_finds_nothing_in_any_state_of_the_game(audit_browser, live_server, axe, width):
-    context, page = audit_browser(width)
+def test_axe_finds_nothing_in_any_state_of_the_game(audit_page, live_server, axe, width):
+    page = audit_page(width)
     page.goto(live_server + "/")
     axe(page, "a fresh game")
     start(page, live_server, Mode="hvc", Difficulty="minimax")
@@ -61,13 +61,12 @@ def test_axe_finds_nothing_in_any_state_of_the_game(audit_browser, live_server, 
     page.get_by_role("button", name="Pause").click()
     expect(page.get_by_role("status")).to_contain_text("Paused.")
     axe(page, "computer vs computer, paused")
-    context.close()
 
 
 @pytest.mark.parametrize("width", [320, 1280])
 @pytest.mark.parametrize("key", ["5x5", "15x15"])
-def test_axe_finds_nothing_in_a_game_on_a_bigger_board(audit_browser, live_server, axe, key, width):
-    context, page = audit_browser(width, has_touch=width == 320)
+def test_axe_finds_nothing_in_a_game_on_a_bigger_board(audit_page, live_server, axe, key, width):
+    page = audit_page(width, has_touch=width == 320)
     # On a phone a 15×15 board's squares are about 20 px: the essential-presentation exception of the
     # target-size rule (WCAG 2.2, 2.5.8), and the rule alone, for those squares alone.
     squares = "#cells-form" if key == "15x15" and width == 320 else None
@@ -101,7 +100,6 @@ def test_axe_finds_nothing_in_a_game_on_a_bigger_board(audit_browser, live_serve
     expect(page.locator("#board")).to_have_attribute("data-ply", "0")
     win_in_a_row(page, key)
     axe(page, f"{key}: a win, struck through")
-    context.close()
 
 
 LOST = "4.1.0.8.6.3.2"  # O answers the centre on an edge and loses to a fork
@@ -126,13 +124,12 @@ PAGES = [
 
 
 @pytest.mark.parametrize("width", [320, 1280])
-def test_axe_finds_nothing_on_the_other_pages(audit_browser, live_server, axe, width):
-    context, page = audit_browser(width)
+def test_axe_finds_nothing_on_the_other_pages(audit_page, live_server, axe, width):
+    page = audit_page(width)
     for path in PAGES:
         page.goto(live_server + path)
         expect(page.get_by_role("heading", level=1)).to_be_visible()
         axe(page, path)
-    context.close()
 
 
 SHIFTS = """() => {
@@ -162,6 +159,7 @@ SHIFTS = """() => {
 
 def test_nothing_shifts_while_a_page_loads(browser, live_server):
     for width in (1280, 320):
+        # A context of its own, not a kept page (open_page): what is measured is the page loading, from a cold cache.
         context = browser.new_context(viewport={"width": width, "height": 800})
         context.add_init_script(script=f"({SHIFTS})()")
         page = context.new_page()
@@ -235,8 +233,8 @@ def test_before_the_mode_dropdown_arrives_the_fields_are_those_of_the_mode_drawn
     expect(page.get_by_role("combobox", name="Difficulty")).to_be_hidden()
 
 
-def test_a_computer_game_shifts_nothing(page: Page, live_server):
-    page.add_init_script(script=f"({SHIFTS})()")
+def test_a_computer_game_shifts_nothing(open_page, live_server):
+    page = open_page(init_script=f"({SHIFTS})()")
     page.goto(live_server + "/")
     choose(page, Mode="cvc")
     # Choosing the mode changes the fields and the buttons: asked for, and on a slow machine its answer can
@@ -248,9 +246,8 @@ def test_a_computer_game_shifts_nothing(page: Page, live_server):
 
 
 @pytest.mark.parametrize("path", ["/numbers/figures", "/tournament"])
-def test_chart_text_is_never_smaller_than_12px(browser, live_server, path):
-    context = browser.new_context(viewport={"width": 320, "height": 640})
-    page = context.new_page()
+def test_chart_text_is_never_smaller_than_12px(open_page, live_server, path):
+    page = open_page(viewport={"width": 320, "height": 640})
     page.goto(live_server + path)
     sizes = page.locator(".chart text").evaluate_all(
         """texts => texts.map(t => {
@@ -260,4 +257,3 @@ def test_chart_text_is_never_smaller_than_12px(browser, live_server, path):
         })"""
     )
     assert sizes and min(sizes) >= 12
-    context.close()

@@ -38,10 +38,9 @@ AT_THE_END = ["#status", "#board", "#again-button", "#review-button", "#board-si
 
 
 @pytest.mark.parametrize("size", [(320, 640), (360, 740), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_first_screen_holds_the_board_the_settings_and_the_game_buttons(browser, live_server, size, shoot):
+def test_the_first_screen_holds_the_board_the_settings_and_the_game_buttons(open_page, live_server, size, shoot):
     width, height = size
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
+    page = open_page(viewport={"width": width, "height": height})
     page.goto(live_server + "/")
     # The level is named in words in its dropdown, which is no fold away.
     expect(page.get_by_role("combobox", name="Difficulty")).to_have_value("one-ply")
@@ -61,12 +60,10 @@ def test_the_first_screen_holds_the_board_the_settings_and_the_game_buttons(brow
     for selector in DURING:
         assert on_first_screen(page, selector), f"{selector} below the fold on 15×15 at {size}"
     shoot(page, f"first-screen-15x15-{width}x{height}")
-    context.close()
 
 
-def test_the_board_never_moves_during_a_game(browser, live_server):
-    context = browser.new_context(viewport={"width": 320, "height": 640})
-    page = context.new_page()
+def test_the_board_never_moves_during_a_game(open_page, live_server):
+    page = open_page(viewport={"width": 320, "height": 640})
     start(page, live_server, Difficulty="minimax")
     place = box(page, "#board")
     status = box(page, "#status")
@@ -102,15 +99,12 @@ def test_the_board_never_moves_during_a_game(browser, live_server):
     page.get_by_role("button", name="Pause").click()
     expect(page.get_by_role("status")).to_contain_text("Paused.")
     steady("paused")
-    context.close()
 
 
 @pytest.mark.parametrize("width", [320, 1280])
 @pytest.mark.parametrize("key", ["4x4", "7x7", "15x15"])
-def test_a_bigger_board_never_moves_and_nothing_shifts(browser, live_server, key, width):
-    context = browser.new_context(viewport={"width": width, "height": 800})
-    context.add_init_script(script=f"({SHIFTS})()")
-    page = context.new_page()
+def test_a_bigger_board_never_moves_and_nothing_shifts(open_page, live_server, key, width):
+    page = open_page(init_script=f"({SHIFTS})()", viewport={"width": width, "height": 800})
     start(page, live_server, Board=key, Mode="hvh")
     fold(page)  # as a player sees the page
     page.wait_for_load_state("networkidle")
@@ -146,7 +140,6 @@ def test_a_bigger_board_never_moves_and_nothing_shifts(browser, live_server, key
     click_cell(page, 0)
     page.wait_for_load_state("networkidle")
     assert page.evaluate("layoutShift") == 0, "\n".join(page.evaluate("shifted"))
-    context.close()
 
 
 def every_headline() -> set[str]:
@@ -169,9 +162,8 @@ def every_headline() -> set[str]:
 
 
 @pytest.mark.parametrize("width", [320, 375])
-def test_every_status_line_fits_the_room_kept_for_it(browser, live_server, width):
-    context = browser.new_context(viewport={"width": width, "height": 740})
-    page = context.new_page()
+def test_every_status_line_fits_the_room_kept_for_it(open_page, live_server, width):
+    page = open_page(viewport={"width": width, "height": 740})
     page.goto(live_server + "/")
     kept = box(page, "#status")["height"]
     heights = page.locator("#status .status-text").evaluate(
@@ -182,7 +174,6 @@ def test_every_status_line_fits_the_room_kept_for_it(browser, live_server, width
         sorted(every_headline()),
     )
     assert [text for text, height in heights if height != kept] == []
-    context.close()
 
 
 RECORD = """() => {
@@ -200,6 +191,7 @@ RECORD = """() => {
 def test_your_mark_at_once_a_quick_reply_says_nothing_and_a_slow_one_that_the_computer_is_thinking(
     browser, live_server, shoot
 ):
+    # A context of its own, not a kept page (open_page): a clock once installed stays with its context.
     context = browser.new_context(viewport={"width": 375, "height": 740})
     page = context.new_page()
     # The page's timers run only when the test moves its clock, however loaded the machine is.
@@ -272,15 +264,13 @@ def test_a_busy_server_is_said_beside_the_board_and_nothing_is_lost(page: Page, 
     assert logged == ["Failed to load resource: the server responded with a status of 429 (Too Many Requests)"]
 
 
-def test_a_level_change_is_one_choice_on_the_first_screen(browser, live_server):
-    context = browser.new_context(viewport={"width": 320, "height": 640}, has_touch=True)
-    page = context.new_page()
+def test_a_level_change_is_one_choice_on_the_first_screen(open_page, live_server):
+    page = open_page(viewport={"width": 320, "height": 640}, has_touch=True)
     page.goto(live_server + "/")
     assert on_first_screen(page, "#difficulty")
     page.get_by_role("combobox", name="Difficulty").select_option("minimax")  # nothing to open first
     expect(page.get_by_text("Difficulty: Impossible, from the computer's next move.")).to_be_visible()
     expect(page.get_by_role("heading", name="Score against Impossible")).to_be_attached()
-    context.close()
 
 
 def test_arrowing_through_the_board_dropdown_asks_once_on_enter(page: Page, live_server, console_errors):
@@ -317,9 +307,8 @@ def test_arrowing_through_the_board_dropdown_asks_once_on_enter(page: Page, live
     assert len(posted) == 3
 
 
-def test_a_click_made_while_the_game_changes_is_not_lost(browser, slow_server):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
+def test_a_click_made_while_the_game_changes_is_not_lost(open_page, slow_server):
+    page = open_page(viewport={"width": 1280, "height": 800})
     page.goto(slow_server + "/")
     # A new mode is on its way (300 ms) when the square is clicked: it is played once the new game is drawn.
     choose(page, Mode="hvh")
@@ -349,7 +338,6 @@ def test_a_click_made_while_the_game_changes_is_not_lost(browser, slow_server):
     expect(page.locator("#board")).to_have_attribute("data-board", "X........")
     page.wait_for_load_state("networkidle")
     expect(page.locator("#board")).to_have_attribute("data-board", "X........")
-    context.close()
 
 
 def test_the_board_is_one_tab_stop_near_the_top(page: Page, live_server, console_errors):
@@ -428,9 +416,8 @@ def test_a_win_a_loss_and_a_draw_look_different(page: Page, live_server, console
     expect(page.get_by_role("combobox", name="Difficulty")).to_have_value("minimax")
 
 
-def test_at_the_end_play_again_beside_review_a_new_level_keeps_the_result_and_undo_tries_again(browser, live_server):
-    context = browser.new_context(viewport={"width": 320, "height": 640})
-    page = context.new_page()
+def test_at_the_end_play_again_beside_review_a_new_level_keeps_the_result_and_undo_tries_again(open_page, live_server):
+    page = open_page(viewport={"width": 320, "height": 640})
     start(page, live_server, Difficulty="minimax")
     lose_to_the_computer(page)
     again = page.get_by_role("button", name="Play again", exact=True)
@@ -455,7 +442,6 @@ def test_at_the_end_play_again_beside_review_a_new_level_keeps_the_result_and_un
     assert int(page.locator("#board").get_attribute("data-ply")) < ply
     expect(tally).to_have_text(["0", "1", "0"])
     expect(again).to_have_count(0)
-    context.close()
 
 
 def test_the_celebration_stays_still_under_reduced_motion(page: Page, live_server):
@@ -468,9 +454,8 @@ def test_the_celebration_stays_still_under_reduced_motion(page: Page, live_serve
 
 
 @pytest.mark.parametrize("width", [320, 1280])
-def test_no_control_clips_its_words(browser, live_server, width):
-    context = browser.new_context(viewport={"width": width, "height": 800})
-    page = context.new_page()
+def test_no_control_clips_its_words(open_page, live_server, width):
+    page = open_page(viewport={"width": width, "height": 800})
     page.goto(live_server + "/")
     for mode in ("hvc", "cvc"):
         choose(page, Mode=mode)
@@ -497,12 +482,10 @@ def test_no_control_clips_its_words(browser, live_server, width):
         )
         assert clipped == [], f"clipped at {width} px in {mode}"
         expect(page.locator("#difficulty option, #x_level option").first).to_have_text("Easy")
-    context.close()
 
 
-def test_without_javascript_the_computers_step_and_nothing_pretends_to_pause(browser, live_server):
-    context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
+def test_without_javascript_the_computers_step_and_nothing_pretends_to_pause(open_page, live_server):
+    page = open_page(java_script_enabled=False)
     page.goto(live_server + "/")
     choose(page, Mode="cvc")
     page.get_by_role("button", name="New game").click()
@@ -512,16 +495,14 @@ def test_without_javascript_the_computers_step_and_nothing_pretends_to_pause(bro
     expect(page.get_by_text(re.compile(r"^Keys:"))).to_be_hidden()
     page.get_by_role("button", name="Step").click()
     expect(page.locator("#board")).to_have_attribute("data-ply", "1")
-    context.close()
 
 
 @pytest.mark.parametrize("side", ["X", "O"])
 @pytest.mark.parametrize("difficulty", ["random", "one-ply", "minimax"])
-def test_a_hint_fits_its_slot_on_a_phone(browser, live_server, difficulty, side):
+def test_a_hint_fits_its_slot_on_a_phone(open_page, live_server, difficulty, side):
     # The hint sits in the slot under the board, which keeps two lines' height: a third line pushed
     # everything under it down at 320 px.
-    context = browser.new_context(viewport={"width": 320, "height": 640})
-    page = context.new_page()
+    page = open_page(viewport={"width": 320, "height": 640})
     start(page, live_server, Difficulty=difficulty, **{"You play": side})
     for _ in range(2):  # the first position and the one after a move: the longest hints are early
         slot, controls = box(page, ".slot"), box(page, "#controls")
@@ -530,4 +511,3 @@ def test_a_hint_fits_its_slot_on_a_phone(browser, live_server, difficulty, side)
         assert box(page, ".slot .message")["height"] <= slot["height"], page.locator(".slot .message").inner_text()
         assert box(page, "#controls") == controls
         click_cell(page, next(i for i, c in enumerate(board(page)) if c == "."))
-    context.close()

@@ -44,9 +44,8 @@ def test_explore_the_tree_from_the_game_page(page: Page, live_server, console_er
     expect(page.get_by_role("link", name="Show replies to X in row 1, column 1")).to_be_focused()
 
 
-def test_the_tree_opens_without_javascript(browser, live_server):
-    context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
+def test_the_tree_opens_without_javascript(open_page, live_server):
+    page = open_page(java_script_enabled=False)
     page.goto(live_server + "/tree?board=X...O....")  # X . . / . O . / . . .
     page.get_by_role("link", name="Show replies to X in row 3, column 3").click()
     expect(page).to_have_url(re.compile(r"path=8"))
@@ -54,7 +53,6 @@ def test_the_tree_opens_without_javascript(browser, live_server):
     page.get_by_role("button", name="Show what alpha-beta skips").click()
     expect(page.get_by_role("button", name="Show what alpha-beta skips")).to_have_attribute("aria-pressed", "true")
     expect(replies_to(page, "X in row 3, column 3")).to_have_count(6)
-    context.close()
 
 
 def test_the_numbers_page_shows_the_table_and_the_chart(page: Page, live_server, console_errors, shoot):
@@ -86,14 +84,12 @@ def test_the_tournament_page_shows_bars(page: Page, live_server, console_errors,
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_tree_on_a_phone(browser, live_server, scheme, shoot):
-    context = browser.new_context(viewport={"width": 375, "height": 812}, color_scheme=scheme, has_touch=True)
-    page = context.new_page()
+def test_the_tree_on_a_phone(open_page, live_server, scheme, shoot):
+    page = open_page(viewport={"width": 375, "height": 812}, color_scheme=scheme, has_touch=True)
     page.goto(live_server + "/tree?board=X...O....&path=8&pruning=1")  # X . . / . O . / . . .
     expect(replies_to(page, "X in row 3, column 3")).to_have_count(6)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     shoot(page, f"tree-phone-{scheme}")
-    context.close()
 
 
 # Bigger boards near their end, so that the engine in use answers at once whatever it is.
@@ -114,19 +110,16 @@ BIG_PAGES = [
     "path",
     ["/", "/tree?board=X.O......", "/tree?path=0.4.8.2.6.3.5.1", "/numbers/figures", "/tournament", *BIG_PAGES],
 )
-def test_the_narrowest_phone_never_scrolls_sideways(browser, live_server, path):
-    context = browser.new_context(viewport={"width": 320, "height": 640})
-    page = context.new_page()
+def test_the_narrowest_phone_never_scrolls_sideways(open_page, live_server, path):
+    page = open_page(viewport={"width": 320, "height": 640})
     page.goto(live_server + path)
     expect(page.get_by_role("heading", level=1)).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
-    context.close()
 
 
 @pytest.mark.parametrize("width", [320, 375, 1280])
-def test_tree_rows_leave_no_card_alone_and_replies_open_below_their_row(browser, live_server, width):
-    context = browser.new_context(viewport={"width": width, "height": 800})
-    page = context.new_page()
+def test_tree_rows_leave_no_card_alone_and_replies_open_below_their_row(open_page, live_server, width):
+    page = open_page(viewport={"width": width, "height": 800})
     page.goto(live_server + "/tree?board=X...O....&path=8")  # 7 moves; the last one opened, with 6 replies
     top = page.get_by_role("list", name="Moves from the position above")
     cards = top.locator(":scope > li > .tree-card")
@@ -140,12 +133,10 @@ def test_tree_rows_leave_no_card_alone_and_replies_open_below_their_row(browser,
     replies = page.get_by_role("list", name="Replies to X in row 3, column 3").bounding_box()
     assert replies["y"] >= max(card["y"] + card["height"] for card in row), "the replies split the row"
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    context.close()
 
 
-def test_the_4x4_tree_on_the_narrowest_phone(browser, live_server, shoot):
-    context = browser.new_context(viewport={"width": 320, "height": 640})
-    page = context.new_page()
+def test_the_4x4_tree_on_the_narrowest_phone(open_page, live_server, shoot):
+    page = open_page(viewport={"width": 320, "height": 640})
     page.goto(f"{live_server}/tree?board={NEAR_END_4}")
     expect(page.get_by_role("heading", name="X to move")).to_be_visible()
     moves = page.get_by_role("list", name="Moves from the position above").get_by_role("listitem")
@@ -155,7 +146,6 @@ def test_the_4x4_tree_on_the_narrowest_phone(browser, live_server, shoot):
     expect(page).to_have_url(re.compile(r"path=8"))
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     shoot(page, "tree-4x4-320")
-    context.close()
 
 
 def test_choosing_a_board_in_the_tree_explorer_gives_a_link_to_share(page: Page, live_server, console_errors):
@@ -166,9 +156,8 @@ def test_choosing_a_board_in_the_tree_explorer_gives_a_link_to_share(page: Page,
     expect(page.get_by_role("list", name="Moves from the position above").get_by_role("listitem")).to_have_count(9)
 
 
-def test_a_7x7_review_on_the_narrowest_phone(browser, live_server, shoot):
-    context = browser.new_context(viewport={"width": 320, "height": 640})
-    page = context.new_page()
+def test_a_7x7_review_on_the_narrowest_phone(open_page, live_server, shoot):
+    page = open_page(viewport={"width": 320, "height": 640})
     page.goto(f"{live_server}/review?board=7x7&moves={GAME_7}.26")
     expect(page.get_by_role("heading", name="Game review")).to_be_visible()
     expect(page.locator(".review-summary")).to_contain_text("No mistake is proved")
@@ -183,13 +172,10 @@ def test_a_7x7_review_on_the_narrowest_phone(browser, live_server, shoot):
     page.get_by_role("link", name="Back", exact=True).click()
     expect(page.locator("#review-status")).to_contain_text("move 41 of 42")
     shoot(page, "review-7x7-320")
-    context.close()
 
 
 @pytest.mark.parametrize("width", [320, 1280])
-def test_the_7x7_tree_shows_unclear_values_and_the_search_accessibly(
-    audit_browser, live_server, axe, width, monkeypatch
-):
+def test_the_7x7_tree_shows_unclear_values_and_the_search_accessibly(audit_page, live_server, axe, width, monkeypatch):
     """With the top level as it is on a board that is not solved: one value proved, the rest unclear, and the
     search's view under a node budget, so that its figures do not depend on the machine."""
     import webapp.tree
@@ -208,7 +194,7 @@ def test_the_7x7_tree_shows_unclear_values_and_the_search_accessibly(
     root = big.view(board, budget)
     move = root.best[0]
     reply = big.view(board[:move] + "O" + board[move + 1 :], budget)
-    context, page = audit_browser(width)
+    page = audit_page(width)
     page.goto(f"{live_server}/tree?board={board}&path={move}")
     expect(page.get_by_text("7×7 is not solved")).to_be_visible()
     # How far the search looked, at the root and at the opened move; the replies' figures labelled as estimates.
@@ -223,4 +209,3 @@ def test_the_7x7_tree_shows_unclear_values_and_the_search_accessibly(
     expect(page.locator(".tree-card.tone-unclear").first).to_contain_text("Unclear")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     axe(page, f"the 7×7 tree at {width} px")
-    context.close()

@@ -138,9 +138,8 @@ def test_hint_and_move_values(page: Page, live_server, console_errors, shoot):
     shoot(page, "move-values")
 
 
-def test_without_javascript_a_move_still_works(browser, live_server, shoot):
-    context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
+def test_without_javascript_a_move_still_works(open_page, live_server, shoot):
+    page = open_page(java_script_enabled=False)
     page.goto(live_server + "/")
     page.get_by_role("button", name="Row 2, column 2, empty").click()
     expect(page.locator("#board")).to_have_attribute("data-ply", "2")
@@ -152,13 +151,11 @@ def test_without_javascript_a_move_still_works(browser, live_server, shoot):
     page.get_by_role("button", name="New game").click()
     expect(page.get_by_role("status")).to_have_text("X to move.")
     shoot(page, "no-javascript")
-    context.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_a_phone_gets_a_big_board_and_no_sideways_scrolling(browser, live_server, scheme, shoot):
-    context = browser.new_context(viewport={"width": 375, "height": 812}, color_scheme=scheme, has_touch=True)
-    page = context.new_page()
+def test_a_phone_gets_a_big_board_and_no_sideways_scrolling(open_page, live_server, scheme, shoot):
+    page = open_page(viewport={"width": 375, "height": 812}, color_scheme=scheme, has_touch=True)
     page.goto(live_server + "/")
     cell = page.get_by_role("button", name="Row 1, column 1, empty")
     box = cell.bounding_box()
@@ -167,13 +164,11 @@ def test_a_phone_gets_a_big_board_and_no_sideways_scrolling(browser, live_server
     page.get_by_role("button", name="Row 2, column 2, empty").tap()
     expect(page.locator("#board")).to_have_attribute("data-ply", "2")
     shoot(page, f"phone-{scheme}")
-    context.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_desktop_screenshots(browser, live_server, scheme, shoot):
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
-    page = context.new_page()
+def test_desktop_screenshots(open_page, live_server, scheme, shoot):
+    page = open_page(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
     page.goto(live_server + "/")
     choose(page, Mode="hvh")
     for cell in (4, 0, 8, 2, 6, 3):
@@ -182,16 +177,13 @@ def test_desktop_screenshots(browser, live_server, scheme, shoot):
     page.get_by_role("button", name="Move values").click()
     expect(page.locator(".value")).to_have_count(3)
     shoot(page, f"desktop-{scheme}")
-    context.close()
 
 
-def test_the_narrowest_phone_has_no_overlap(browser, live_server):
-    context = browser.new_context(viewport={"width": 320, "height": 640})
-    page = context.new_page()
+def test_the_narrowest_phone_has_no_overlap(open_page, live_server):
+    page = open_page(viewport={"width": 320, "height": 640})
     page.goto(live_server + "/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     assert page.get_by_role("button", name="Row 3, column 3, empty").bounding_box()["width"] >= 64
-    context.close()
 
 
 def contrast(first: str, second: str) -> float:

@@ -96,11 +96,10 @@ SEEK_ANIMATIONS = """fraction => document.getAnimations().forEach(a => {
 
 
 @pytest.mark.parametrize("key", ["3x3", "4x4", "5x5", "7x7", "15x15"])
-def test_every_board_fits_a_phone_and_a_wide_screen(browser, live_server, key, shoot):
+def test_every_board_fits_a_phone_and_a_wide_screen(open_page, live_server, key, shoot):
     spec = BY_KEY[key]
     for width in (320, 1280):
-        context = browser.new_context(viewport={"width": width, "height": 800})
-        page = context.new_page()
+        page = open_page(viewport={"width": width, "height": 800})
         start(page, live_server, Board=key, Mode="hvh")
         fold(page)  # as a player sees the page
         # Chromium's animation clock is stopped, so that the win's animations can be looked at all the way
@@ -142,7 +141,9 @@ def test_every_board_fits_a_phone_and_a_wide_screen(browser, live_server, key, s
             ), scheme
             assert first["y"] < strike["y"] + strike["height"] / 2 < first["y"] + first["height"], scheme
             shoot(page, f"board-{key}-{width}-{scheme}")
-        context.close()
+        # The page goes on to the next test: its animations run again.
+        animations.send("Animation.setPlaybackRate", {"playbackRate": 1})
+        animations.detach()
 
 
 def _in_scheme(page: Page, scheme: str) -> None:
@@ -151,11 +152,10 @@ def _in_scheme(page: Page, scheme: str) -> None:
     assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
 
 
-def test_a_tap_12_px_off_a_square_on_15x15_still_plays_it(browser, live_server, shoot):
+def test_a_tap_12_px_off_a_square_on_15x15_still_plays_it(open_page, live_server, shoot):
     # 15×15's squares are about 19 px at 320 px, so 12 px off the centre is on the next square: the tap opens
     # the squares around it, magnified, and the one meant is played from there.
-    context = browser.new_context(viewport={"width": 320, "height": 640}, has_touch=True)
-    page = context.new_page()
+    page = open_page(viewport={"width": 320, "height": 640}, has_touch=True)
     start(page, live_server, Board="15x15", Mode="hvh")
     fold(page)
     page.evaluate("window.scrollTo(0, 0)")
@@ -185,11 +185,10 @@ def test_a_tap_12_px_off_a_square_on_15x15_still_plays_it(browser, live_server, 
     # A click from the keyboard plays the board's own square at once, as before.
     page.get_by_role("button", name="Row 8, column 9, empty").press("Enter")
     expect(page.locator("#board")).to_have_attribute("data-ply", "2")
-    context.close()
 
 
-def test_the_big_board_help_names_the_threats_and_what_the_hint_does(audit_browser, live_server, axe):
-    context, page = audit_browser(1280)
+def test_the_big_board_help_names_the_threats_and_what_the_hint_does(audit_page, live_server, axe):
+    page = audit_page(1280)
     start(page, live_server, Board="15x15", Mode="hvh")
     # X: row 8, columns 7 to 9, open at both ends; O far away in the corners. O to move.
     for cell in (111, 0, 112, 14, 113):
@@ -211,4 +210,3 @@ def test_the_big_board_help_names_the_threats_and_what_the_hint_does(audit_brows
         page.get_by_role("button", name=re.compile(r"^Row 8, column (6|10), empty, 1: the search's first"))
     ).to_be_visible()
     axe(page, "15×15: the threats, a hint and the search's choices")
-    context.close()

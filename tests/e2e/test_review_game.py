@@ -15,10 +15,9 @@ LOST = "4.1.0.8.6.3.2"  # O answers the centre on an edge and loses to a fork
 
 
 @pytest.fixture(params=[True, False], ids=["js", "no-js"])
-def visitor(request, browser, live_server):
-    """A fresh browser context, no cookie, with JavaScript on or off; it must log no errors."""
-    context = browser.new_context(java_script_enabled=request.param, base_url=live_server, viewport=DESKTOP)
-    page = context.new_page()
+def visitor(request, open_page, live_server):
+    """A page with no cookie, as a fresh browser has it, with JavaScript on or off; it must log no errors."""
+    page = open_page(java_script_enabled=request.param, base_url=live_server, viewport=DESKTOP)
     errors = []
     # Chromium logs every 4xx page it loads: a test that opens one on purpose says so in expects_400.
     expected = "Failed to load resource: the server responded with a status of 400 (BAD REQUEST)"
@@ -27,11 +26,15 @@ def visitor(request, browser, live_server):
         if message.type == "error" and not (getattr(page, "expects_400", False) and message.text == expected):
             errors.append(message.text)
 
+    def page_error(error):
+        errors.append(str(error))
+
     page.on("console", log)
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("pageerror", page_error)
     page.javascript = request.param
     yield page
-    context.close()
+    page.remove_listener("console", log)
+    page.remove_listener("pageerror", page_error)
     assert errors == []
 
 
@@ -226,9 +229,8 @@ def test_a_malformed_link_gets_a_friendly_page(visitor: Page, link):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_screenshots_on_a_phone(browser, live_server, scheme, shoot):
-    context = browser.new_context(base_url=live_server, viewport=PHONE, color_scheme=scheme)
-    page = context.new_page()
+def test_screenshots_on_a_phone(open_page, live_server, scheme, shoot):
+    page = open_page(base_url=live_server, viewport=PHONE, color_scheme=scheme)
     page.goto(f"/review?moves={LOST}")
     expect(page.locator("#board .is-better")).to_have_count(4)
     # Nothing is wider than the phone, and nothing pokes out of the panel of moves and links.
@@ -242,14 +244,11 @@ def test_screenshots_on_a_phone(browser, live_server, scheme, shoot):
     play_cells(page, 4, 0, 8)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shoot(page, f"game-with-moves-phone-{scheme}")
-    context.close()
 
 
-def test_screenshot_of_the_game_with_its_moves_on_a_desktop(browser, live_server, shoot):
-    context = browser.new_context(base_url=live_server, viewport=DESKTOP, color_scheme="dark")
-    page = context.new_page()
+def test_screenshot_of_the_game_with_its_moves_on_a_desktop(open_page, live_server, shoot):
+    page = open_page(base_url=live_server, viewport=DESKTOP, color_scheme="dark")
     start_hvh(page)
     play_cells(page, 0, 3, 1, 4, 2)
     expect(page.get_by_role("link", name="Review", exact=True)).to_be_visible()
     shoot(page, "game-with-moves-desktop-dark")
-    context.close()
