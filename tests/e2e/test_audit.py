@@ -175,12 +175,11 @@ def test_nothing_shifts_while_a_page_loads(browser, live_server):
 
 
 @pytest.mark.parametrize("width", [320, 1280])
-def test_no_menu_link_moves_when_the_rest_of_the_menu_arrives(browser, live_server, width):
+def test_no_menu_link_moves_when_the_rest_of_the_menu_arrives(open_page, live_server, width):
     # The menu comes after the page's content, so a slow first paint can come halfway through it: here the
     # page is cut after each link of the menu, and halfway through each name. Wherever it is cut, no link
     # may be shown anywhere but where it stands on the whole page.
-    context = browser.new_context(viewport={"width": width, "height": 800})
-    page = context.new_page()
+    page = open_page(viewport={"width": width, "height": 800})
     html = page.request.get(live_server + "/tournament").text()
     start, end = html.index('<nav class="site-nav"'), html.index("</nav>", html.index('<nav class="site-nav"'))
     names = [m.end() for m in re.finditer(r'<a href="[^"]*"[^>]*>', html[start:end])]
@@ -209,7 +208,6 @@ def test_no_menu_link_moves_when_the_rest_of_the_menu_arrives(browser, live_serv
         for name, box in shown_links():
             assert whole.get(name) == box, f"{name!r} at {width} px, the page cut at {html[start:cut][-30:]!r}"
         page.unroute(live_server + "/cut")
-    context.close()
 
 
 def test_before_the_mode_dropdown_arrives_the_fields_are_those_of_the_mode_drawn(page: Page, live_server):
