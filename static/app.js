@@ -11,6 +11,7 @@
   var busy = false; // a request from the game is on its way and its answer not yet drawn
   var swapping = false; // its answer will be drawn (htmx swaps it)
   var waiting = null; // the id of a button clicked while busy, clicked again once the answer is drawn
+  var waitingTap = false; // that click was a finger's tap on a square (the magnifier's, once the answer is drawn)
   var pending = null; // the move being sent: { cell, marks, timer }
   var refused = null; // what to tell the player about a click refused while busy
   var sent = null; // the id of the button whose request is on its way
@@ -123,7 +124,7 @@
       pointer = "";
       if (!button || !button.form) return;
       var cell = button.closest("#board .cell");
-      if (cell && !busy && wantsLoupe(cell, touched, event)) {
+      if (cell && !busy && wantsLoupe(cell, touched, event.detail)) {
         event.preventDefault();
         event.stopPropagation();
         openLoupe(cell);
@@ -144,6 +145,7 @@
           return;
         }
         waiting = button.id;
+        waitingTap = Boolean(cell) && touched === "touch" && event.detail !== 0;
         return;
       }
       sent = button.id;
@@ -287,12 +289,20 @@
     if (refused) say(refused);
     refused = null;
     var id = waiting;
+    var tapped = waitingTap;
     waiting = null;
+    waitingTap = false;
     if (!id) return;
     var button = document.getElementById(id);
     var cell = button && button.closest("#board .cell");
     if (!button || button.disabled || (cell && !isOpen(cell))) {
       say(cell ? "That square was taken while the game changed; choose another." : "The game changed before your click could count; here it is now.");
+      return;
+    }
+    if (tapped && wantsLoupe(cell, "touch", 1)) {
+      // A finger's tap on a small square, held while the answer came: magnified, as any tap there is, not played
+      // as it landed (the magnifier is there because a finger lands on the next square too often).
+      openLoupe(cell);
       return;
     }
     button.click();
@@ -327,9 +337,9 @@
     true
   );
 
-  function wantsLoupe(cell, touched, event) {
+  function wantsLoupe(cell, touched, detail) {
     // A click from the keyboard or a screen reader has no pointer before it (and detail 0).
-    if (direct || touched !== "touch" || event.detail === 0) return false;
+    if (direct || touched !== "touch" || detail === 0) return false;
     var shown = board();
     if (!shown || shown.getAttribute("data-status") !== "playing" || !cells().some(isOpen)) return false;
     return cell.getBoundingClientRect().width < LOUPE_UNDER;

@@ -4,7 +4,7 @@ each board looks on a phone and a wide screen, in light and dark."""
 import re
 
 import pytest
-from browsing import board, click_cell, finished, fold, start, unfold, win_in_a_row
+from browsing import board, click_cell, finished, fold, next_held, start, unfold, win_in_a_row
 from playwright.sync_api import Page, expect
 
 from webapp.engine.boards import BY_KEY, board_for
@@ -185,6 +185,30 @@ def test_a_tap_12_px_off_a_square_on_15x15_still_plays_it(open_page, live_server
     # A click from the keyboard plays the board's own square at once, as before.
     page.get_by_role("button", name="Row 8, column 9, empty").press("Enter")
     expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+
+
+def test_a_tap_made_while_an_answer_is_on_its_way_opens_the_magnifier_once_it_is_drawn(open_page, live_server):
+    # A finger lands on the next square as often on a busy page as on an idle one: a tap made while another
+    # request's answer comes (here the move values') is held, and then magnified like any other, not played
+    # where it landed.
+    page = open_page(viewport={"width": 320, "height": 640}, has_touch=True)
+    start(page, live_server, Board="15x15", Mode="hvh")
+    fold(page)
+    held = []
+    page.route("**/values", lambda route: held.append(route))
+    page.get_by_role("button", name="Move values").click()
+    page.evaluate("window.scrollTo(0, 0)")
+    square = page.get_by_role("button", name="Row 3, column 3, empty").bounding_box()
+    page.touchscreen.tap(square["x"] + square["width"] / 2, square["y"] + square["height"] / 2)
+    magnified = page.get_by_role("dialog", name="Rows 1–5, columns 1–5: tap a square to play it")
+    expect(magnified).to_have_count(0)
+    next_held(page, held).continue_()
+    expect(magnified).to_be_visible()
+    expect(magnified.get_by_role("button", name="Row 3, column 3, empty")).to_be_focused()
+    expect(page.locator(".value")).not_to_have_count(0)
+    page.keyboard.press("Escape")
+    expect(magnified).to_have_count(0)
+    expect(page.locator("#board")).to_have_attribute("data-ply", "0")
 
 
 def test_the_big_board_help_names_the_threats_and_what_the_hint_does(audit_page, live_server, axe):
