@@ -550,6 +550,34 @@
     if (wasPlaying && tone.getAttribute("data-tone") === "win") shown.classList.add("is-won");
   }
 
+  // --- a computer game goes on after a refused or lost step -------------------------------------
+  // Each answer brings the trigger for the next step, so a step the server refused (busy: 429, with how long
+  // to wait) or that never reached it brought none, and the game stood still with nothing to say it would
+  // go on. It asks again after the wait, unless the game was paused or changed meanwhile (its form is gone).
+
+  var RETRY_SECONDS = 2; // when the server named no wait
+  var RETRIES = 5; // in a row; then the game stands, with the reason shown, until the player pauses and goes on
+  var retried = 0;
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail && event.detail.elt;
+    var xhr = event.detail && event.detail.xhr;
+    if (!form || !form.matches || !form.matches("form.autoplay") || !xhr) return;
+    if (xhr.status !== 0 && xhr.status !== 429 && xhr.status < 500) {
+      retried = 0;
+      return;
+    }
+    if (retried >= RETRIES) return;
+    retried += 1;
+    var wait = parseInt(xhr.getResponseHeader("Retry-After"), 10);
+    setTimeout(
+      function () {
+        if (form.isConnected) htmx.trigger(form, "retry");
+      },
+      (wait > 0 ? wait : RETRY_SECONDS) * 1000
+    );
+  });
+
   // --- when the server cannot be reached, say so where the player is looking --------------------
 
   document.addEventListener("htmx:sendError", function () {

@@ -312,7 +312,7 @@ def test_undo_is_disabled_only_when_there_is_nothing_to_undo(client):
 
 def test_computer_vs_computer_steps_and_pauses(client):
     response = send(client, "/new", mode="cvc", x_level="minimax", o_level="random", headers=HX)
-    assert 'hx-trigger="load delay:500ms"' in response.get_data(as_text=True)  # it plays itself
+    assert 'hx-trigger="load delay:500ms, retry"' in response.get_data(as_text=True)  # it plays itself
     before = page(client)["game"]
     stepped = send(client, "/step", headers=HX)
     assert board_of(stepped)["ply"] == "1"

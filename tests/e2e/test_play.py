@@ -6,6 +6,7 @@ import pytest
 from browsing import board, choose, click_cell, finished, start
 from playwright.sync_api import Page, expect
 
+from webapp.costs import BUSY
 from webapp.solver import choose_move
 
 
@@ -71,6 +72,34 @@ def test_computer_vs_computer_pauses_and_steps(page: Page, live_server, console_
     expect(page.locator("#board")).to_have_attribute("data-ply", str(paused_at + 1))
     page.get_by_role("button", name="Resume").click()
     expect(page.locator("#board")).not_to_have_attribute("data-status", "playing", timeout=15_000)
+
+
+@pytest.mark.parametrize("failure", ["refused as busy", "lost on its way"])
+def test_a_computer_game_goes_on_after_a_step_that_failed(page: Page, live_server, failure):
+    # Each answer brings the trigger for the next step: a step the server refused (429, with how long to wait)
+    # or that never reached it brought none, and the game stood still. Now it says why, and goes on.
+    failed = []
+
+    def fail_the_first_step(route):
+        if failed:
+            route.continue_()
+        elif failure == "refused as busy":
+            failed.append(route)
+            busy = f'<p class="message is-error" role="alert">{BUSY}</p>'
+            route.fulfill(status=429, headers={"Retry-After": "1"}, content_type="text/html", body=busy)
+        else:
+            failed.append(route)
+            route.abort()
+
+    page.goto(live_server + "/")
+    page.route("**/step", fail_the_first_step)
+    choose(page, Mode="cvc")
+    said = "The computer is busy" if failure == "refused as busy" else "could not reach the server"
+    expect(page.get_by_role("alert")).to_contain_text(said)
+    expect(page.locator("#board")).to_have_attribute("data-ply", "0")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    expect(page.get_by_role("alert")).to_have_count(0)
+    assert len(failed) == 1
 
 
 def test_undo_takes_back_the_move_and_the_reply(page: Page, live_server, console_errors):
