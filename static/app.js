@@ -203,8 +203,13 @@
       words: setTimeout(function () {
         var status = document.querySelector("#status .status-text");
         if (!pending || !status) return;
-        status.textContent = replies ? "Computer is thinking…" : "Sending your move…";
-        status.removeAttribute("data-tone");
+        // A new line in place of the old one, not the old one rewritten: its box is as wide as its words and
+        // centred, so rewritten it would slide sideways, a layout shift to a browser (the player's click is over
+        // half a second old by now), where a new line simply appears.
+        var words = status.cloneNode(false);
+        words.textContent = replies ? "Computer is thinking…" : "Sending your move…";
+        words.removeAttribute("data-tone");
+        status.replaceWith(words);
       }, replies ? THINKING_MS : SLOW_MS),
     };
   }
