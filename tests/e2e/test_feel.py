@@ -116,13 +116,21 @@ def test_a_bigger_board_never_moves_and_nothing_shifts(open_page, live_server, k
         assert box(page, "#board") == place, f"{key} at {width} px, {where}"
         assert box(page, "#status") == status, f"{key} at {width} px, {where}"
 
+    def only_the_footer_moved() -> None:
+        # Every shift, within a click's half second or not: a browser excuses those as the click's doing, so
+        # counted its way this test passed or failed with the machine's load (an answer that came late on a
+        # loaded run made the same shift count). The footer alone may move: it sits below the move list, which
+        # grows with the game, and at 1280 px it is in view.
+        moved = [shift for shift in page.evaluate("shiftedAtAll") if " ms, site-footer " not in shift]
+        assert moved == [], "\n".join(moved)
+
     click_cell(page, 5)
     click_cell(page, 0)
     steady("after two moves")
     page.locator("#board .cell[aria-disabled='true']").first.click(force=True)
     expect(page.get_by_role("alert")).to_be_visible()
     steady("with a refusal")
-    assert page.evaluate("layoutShift") == 0, "\n".join(page.evaluate("shifted"))
+    only_the_footer_moved()
     page.get_by_role("button", name="Hint").click()
     expect(page.get_by_text(re.compile(r"^Hint: "))).to_be_visible()
     steady("with a hint")
@@ -139,7 +147,7 @@ def test_a_bigger_board_never_moves_and_nothing_shifts(open_page, live_server, k
     expect(page.locator("#board")).to_have_attribute("data-ply", "1")
     click_cell(page, 0)
     page.wait_for_load_state("networkidle")
-    assert page.evaluate("layoutShift") == 0, "\n".join(page.evaluate("shifted"))
+    only_the_footer_moved()
 
 
 def every_headline() -> set[str]:
