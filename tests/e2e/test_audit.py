@@ -6,7 +6,7 @@ import re
 
 import pytest
 from browsing import choose, click_cell, lose_to_the_computer, next_held, start, win_in_a_row
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 
 @pytest.mark.parametrize("width", [320, 1280])
@@ -224,6 +224,28 @@ def test_nothing_a_first_paint_shows_moves_when_the_rest_of_the_page_arrives(ope
 
 def serve(body: str, route) -> None:
     route.fulfill(body=body, content_type="text/html")
+
+
+def test_in_a_browser_that_draws_as_it_parses_the_fields_are_those_of_the_mode_drawn(page: Page, live_server):
+    # A browser without :has() draws a page as it parses it (the page-end mark cannot hide it). Which fields
+    # show is chosen by the mode's dropdown, which comes after the game's buttons; until it arrives, the mode the
+    # server drew decides, or a first paint shows every mode's fields and the buttons then jump up.
+    def first_paint() -> None:
+        html = page.request.get(live_server + "/").text()
+        head = html[: html.index('<details class="setup-panel"')]
+        page.route(live_server + "/first-paint", lambda route: route.fulfill(body=head, content_type="text/html"))
+        page.goto(live_server + "/first-paint")
+        expect(page.locator("#mode")).to_have_count(0)
+        page.add_style_tag(content="body { visibility: visible !important; }")  # as if :has() were unknown
+
+    first_paint()
+    expect(page.get_by_role("combobox", name="Difficulty")).to_be_visible()
+    expect(page.get_by_role("combobox", name="X plays")).to_be_hidden()
+    page.goto(live_server + "/")
+    choose(page, Mode="cvc")
+    first_paint()
+    expect(page.get_by_role("combobox", name="X plays")).to_be_visible()
+    expect(page.get_by_role("combobox", name="Difficulty")).to_be_hidden()
 
 
 def test_a_computer_game_shifts_nothing(open_page, live_server):
