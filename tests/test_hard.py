@@ -6,7 +6,7 @@ import pytest
 from support import stones
 
 from tests.proofs import wins_within
-from webapp.engine import big, hard, levels, pacing
+from webapp.engine import big, hard, levels, openings, pacing
 from webapp.engine.gomoku import DOUBLE_W, FOUR_W, Gomoku
 from webapp.engine.hard import Budget, search
 from webapp.engine.rules import EMPTY, Position, other, parse
@@ -431,6 +431,8 @@ def test_a_depth_budget_is_the_depth_the_view_reports():
         (grid(7, "", "", "", "...X"), "opening", (16, 18, 30, 32), 0),
         # In a corner there is only one.
         (grid(15, "X"), "opening", (16,), 0),
+        # A position in the opening book: its reply, measured in games (webapp/engine/openings.py).
+        (openings.grid(15, map(int, openings.ENTRIES[0][0].split("."))), "book", (openings.ENTRIES[0][1],), 0),
     ],
 )
 def test_without_a_look_ahead_the_view_says_why_and_weighs_no_move(board, reason, best, depth):

@@ -28,6 +28,8 @@ from __future__ import annotations
 import random
 from functools import cache
 
+from webapp.engine import openings
+
 X, O, EMPTY, EDGE = "X", "O", ".", "#"
 MARKS = (EMPTY, X, O)  # a cell's code on the board: 0 empty, 1 X, 2 O
 PASS = -1  # in a game's history: the side to move let the other move (see Gomoku.pass_turn)
@@ -543,6 +545,10 @@ class Gomoku:
     def dead(self) -> bool:
         """Whether no empty cell could ever be part of k in a row for either side: a certain draw."""
         return self.total == 0
+
+    def booked(self) -> int | None:
+        """The opening book's reply here (15×15 only), if it has one."""
+        return openings.reply(self.text, self.n, self.k)
 
     def key(self) -> int:
         return self.hash

@@ -102,6 +102,8 @@ class ThreatGame(Protocol):
 
     def key(self) -> Hashable: ...
     def evaluate(self) -> int: ...
+    def booked(self) -> int | None:
+        """The opening book's reply in this position, if it has one."""
 
 
 @dataclass(frozen=True)
@@ -172,7 +174,8 @@ class Result:
     # once), "block" (one threat to block), "lost" (two completions to block), "fours" or "threes" (a forced
     # win by continuous fours, or by fours and threes), "delay" (every move loses to a forced win of the
     # opponent's: the longest is played), "only" (one move worth searching), "opening" (the first reply: any
-    # cell next to the first stone) or "unfinished" (the budget ran out before depth 1).
+    # cell next to the first stone), "book" (the opening book's reply) or "unfinished" (the budget ran out
+    # before depth 1).
     reason: str = "search"
     # The forced win proved for the side to move at the root, if any.
     forced: ForcedWin | None = None
@@ -522,6 +525,10 @@ def _choose(s: Search, me: str, them: str, done) -> Result:
         # player, over 313 games as O, Hard lost 29 % of those it opened diagonally and 47 % of those it
         # opened beside the stone (docs/engine.md).
         return done(_first_replies(game), 0, 0, "opening")
+    booked = game.booked()
+    if booked is not None:
+        # Measured in games: where the search's own answer lost more often (webapp/engine/openings.py).
+        return done((booked,), 0, 0, "book")
     # What the opponent threatens now, and after which of our moves it still wins.
     threat = s.forced(
         them, s.share(THEIR_NODES, budget.their_fraction - budget.own_fraction), s.until(budget.their_fraction)

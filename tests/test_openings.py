@@ -1,0 +1,50 @@
+import pytest
+
+from webapp.engine.openings import ENTRIES, grid, reply, symmetries
+from webapp.engine.rules import parse
+
+ENTRY_IDS = [moves for moves, _, _ in ENTRIES]
+
+
+def moves_of(entry: tuple) -> list[int]:
+    return [int(move) for move in entry[0].split(".")]
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)
+def test_each_entry_is_a_game_still_going_and_its_reply_an_empty_square(entry):
+    moves, answer = moves_of(entry), entry[1]
+    position = parse(grid(15, moves), 15, 5)
+    assert len(set(moves)) == len(moves)
+    assert not position.is_over()
+    assert answer in position.legal_moves()
+    assert entry[2]  # what was measured
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)
+def test_the_reply_follows_the_position_through_its_eight_images(entry):
+    moves, answer = moves_of(entry), entry[1]
+    for image in symmetries(15):
+        assert reply(grid(15, [image(move) for move in moves]), 15, 5) == image(answer)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)
+def test_the_order_the_stones_came_in_does_not_matter(entry):
+    moves = moves_of(entry)
+    xs, os_ = moves[0::2][::-1], moves[1::2][::-1]  # each side's stones, last first
+    reordered = [xs[turn // 2] if turn % 2 == 0 else os_[turn // 2] for turn in range(len(moves))]
+    assert sorted(reordered) == sorted(moves)
+    assert reply(grid(15, reordered), 15, 5) == entry[1]
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)
+def test_a_position_one_stone_away_from_an_entry_has_no_reply(entry):
+    moves = moves_of(entry)
+    assert reply(grid(15, moves[:-1]), 15, 5) is None
+    assert reply(grid(15, [*moves, entry[1]]), 15, 5) is None
+
+
+@pytest.mark.parametrize(
+    ("board", "n", "k"), [("." * 225, 15, 5), ("." * 24 + "X" + "." * 24, 7, 5), ("X" * 225, 15, 5)]
+)
+def test_other_boards_have_no_reply(board, n, k):
+    assert reply(board, n, k) is None

@@ -1,0 +1,137 @@
+"""The 15×15 opening book: replies measured in games, where the search's own choice lost more often.
+
+On 15×15 the games are decided in the opening, beyond what any threat search sees (docs/engine.md), and
+Hard answers an opening position nearly the same way every time, as does the ThreatSpace player it is
+measured against. The matches show where that answer loses: 17 of the 43 games Hard lost as O in 300
+went through one position at the ninth stone. At such a position each reply was played out against that
+opponent (``scripts/play_out.py``), and the book keeps one that lost least where the search's own lost
+clearly more. Every entry says what was measured; ``docs/engine.md`` (*An opening book*) says how.
+
+An entry is a real game's moves up to the position, and the reply in the same orientation. It stands
+for all eight images of the position (its rotations and reflections), whatever order the stones came in.
+
+>>> moves = (112, 96, 127, 97, 143, 111, 126, 98, 95)
+>>> board = grid(15, moves)
+>>> reply(board, 15, 5)
+82
+>>> turned = "".join(board[col * 15 + row] for row in range(15) for col in range(15))
+>>> reply(turned, 15, 5)  # the same position reflected in its diagonal: the reply reflected too
+110
+>>> reply(grid(15, moves[:-1]), 15, 5) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import cache
+
+N, K = 15, 5
+
+# (the moves of a game up to the position, the reply there, what was measured)
+ENTRIES: tuple[tuple[str, int, str], ...] = (
+    (
+        "112.126.127.142.110",
+        109,
+        "O's third move. The search plays 109 or 114, as its clock allows: in 300 games of the shipped engine "
+        "against ThreatSpace, 109 lost 4 of 34 and 114 lost 6 of 9; played out from here, 0 of 8 and 4 of 8.",
+    ),
+    (
+        "112.96.127.97.143.111.126.98.95",
+        82,
+        "O's fifth move. The search plays 99 (a dead four that X blocks at 100): 17 of the 29 games through "
+        "here were lost in the 300 of the shipped engine against ThreatSpace, and 4 of 12 played out from "
+        "here. 82 lost none of 12, and 125 none of 12; 83, 68 and 124 lost 4, 3 and 3 of 12.",
+    ),
+    (
+        "112.98.128.96.142.97.99.114.127.95.94.130.82",
+        162,
+        "O's seventh move. The search plays 146: 4 of the 8 games through here were lost in those 300, "
+        "and 2 of 12 played out from here. 162 lost none of 12.",
+    ),
+    (
+        "112.128.126.98.142.113.143.97.144.83.68.145.81",
+        129,
+        "O's seventh move. The search plays 161 at its budget, 129 given 3 s: 161 lost 3 of the 8 games "
+        "through here in those 300, and 2 of 8 played out from here; 129 lost none of 12.",
+    ),
+    (
+        "112.96.82.95.97.67.81.83",
+        79,
+        "X's fifth move. The search plays 113 (or 127, given more time): 3 of the 5 games through here were "
+        "lost in 100 of the shipped engine as X against ThreatSpace, and 3 of 10 played out from here (127: "
+        "2 of 4). 79, 66, 98, 84 and 114 lost none of 10 each; 79 is the one the search ranks highest.",
+    ),
+    (
+        "112.96.82.97.98.111.83.81.126.84",
+        65,
+        "X's sixth move. The search plays 154 at its budget (66 given 3 s): 3 of the 5 games through here "
+        "were lost in 100 of Hard as X against ThreatSpace on new seeds (2036 to 2040), and 4 of 6 played "
+        "out from here. 65, 130, 99 and 94 lost none of 10 each (66: 1 of 4); 65 is the one the search "
+        "ranks highest.",
+    ),
+)
+# Past the book's longest entry, no position can be in it.
+MOST_STONES = max(len(moves.split(".")) for moves, _, _ in ENTRIES)
+
+
+def grid(n: int, moves: Iterable[int]) -> str:
+    """The board after ``moves``, X first, as row-major text."""
+    cells = ["."] * (n * n)
+    for turn, move in enumerate(moves):
+        cells[move] = "X" if turn % 2 == 0 else "O"
+    return "".join(cells)
+
+
+def symmetries(n: int) -> tuple[Callable[[int], int], ...]:
+    """The eight maps of a square board onto itself, as functions of a cell."""
+
+    def symmetry(transpose: bool, flip_rows: bool, flip_cols: bool) -> Callable[[int], int]:
+        def image(cell: int) -> int:
+            row, col = divmod(cell, n)
+            if transpose:
+                row, col = col, row
+            if flip_rows:
+                row = n - 1 - row
+            if flip_cols:
+                col = n - 1 - col
+            return row * n + col
+
+        return image
+
+    return tuple(symmetry(t, r, c) for t in (False, True) for r in (False, True) for c in (False, True))
+
+
+def _images(board: str, n: int) -> list[tuple[str, Callable[[int], int]]]:
+    """Each of ``board``'s eight images, with the map of a cell of ``board`` onto it."""
+    images = []
+    for image in symmetries(n):
+        cells = ["."] * len(board)
+        for cell, mark in enumerate(board):
+            if mark != ".":
+                cells[image(cell)] = mark
+        images.append(("".join(cells), image))
+    return images
+
+
+@cache
+def _book() -> dict[str, int]:
+    """Each entry's position, as the least of its images, with the reply mapped onto that image."""
+    book = {}
+    for moves, answer, _ in ENTRIES:
+        board = grid(N, map(int, moves.split(".")))
+        key, image = min(_images(board, N), key=lambda pair: pair[0])
+        book[key] = image(answer)
+    return book
+
+
+def reply(board: str, n: int, k: int) -> int | None:
+    """The book's reply in ``board`` (row-major text of X, O and .), or None where it has none."""
+    if (n, k) != (N, K) or len(board) - board.count(".") > MOST_STONES:
+        return None
+    key, image = min(_images(board, n), key=lambda pair: pair[0])
+    answer = _book().get(key)
+    if answer is None:
+        return None
+    back = {image(cell): cell for cell in range(n * n)}
+    return back[answer]
