@@ -3,7 +3,7 @@ import re
 import pytest
 from support import unfinished_boards
 
-from webapp.engine import big, levels
+from webapp.engine import big, levels, openings
 from webapp.engine.big import UNCLEAR, View
 from webapp.engine.boards import BOARDS as CATALOGUE
 from webapp.engine.boards import BY_KEY, position
@@ -11,6 +11,7 @@ from webapp.engine.hard import MATE, Budget
 from webapp.engine.levels import GAME, analyze
 from webapp.engine.rules import geometry, parse
 from webapp.engine.search import Counter, alphabeta
+from webapp.review import spot
 from webapp.stats import tree_size
 from webapp.tree import (
     Counts,
@@ -554,3 +555,12 @@ def test_one_move_left_out_is_said_in_the_singular(client, monkeypatch):
     html = client.get("/tree?board=7x7&path=24").get_data(as_text=True)
     assert "The 1 other move is unclear and the search does not prefer it, so it is left out." in html
     assert "The 1 other reply is unclear and not preferred by the search." in html
+
+
+def test_the_first_reply_and_a_booked_one_say_why_they_need_no_look_ahead(monkeypatch):
+    real_search(monkeypatch)
+    first = explore("." * 112 + "X" + "." * 112).root.search_words
+    assert first.startswith("Hard answers the first stone with no look-ahead, at one of the 4 moves marked")
+    moves, reply, _ = openings.ENTRIES[0]
+    words = explore(openings.grid(15, map(int, moves.split(".")))).root.search_words
+    assert words.startswith(f"This position is in Hard’s opening book, so it plays {spot(reply, 15)} with no")

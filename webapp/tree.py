@@ -343,6 +343,16 @@ def search_words(board: str, view: View) -> str:
                 f"lines where {k} in a row can be made, and it leaves the most room on every side."
             )
         return f"Only one move is worth weighing here, {cells}, so Hard plays it with no look-ahead."
+    if view.reason == "opening":
+        return (
+            f"Hard answers the first stone with no look-ahead, at one of {cells} at random: in measured games, "
+            "a reply diagonally next to the stone lost less often than one beside it."
+        )
+    if view.reason == "book":
+        return (
+            f"This position is in Hard’s opening book, so it plays {cells} with no look-ahead: in games played "
+            "out from here, that move lost less often than the one its search prefers."
+        )
     if view.reason == "unfinished":
         return (
             f"Hard ran out of time before it finished looking 1 move ahead ({weighed}); "
