@@ -1,7 +1,7 @@
 import pytest
 
-from webapp.engine.openings import ENTRIES, grid, reply, symmetries
-from webapp.engine.rules import parse
+from webapp.engine.openings import ENTRIES, grid, reply
+from webapp.engine.rules import geometry, parse
 
 ENTRY_IDS = [moves for moves, _, _ in ENTRIES]
 
@@ -23,8 +23,8 @@ def test_each_entry_is_a_game_still_going_and_its_reply_an_empty_square(entry):
 @pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)
 def test_the_reply_follows_the_position_through_its_eight_images(entry):
     moves, answer = moves_of(entry), entry[1]
-    for image in symmetries(15):
-        assert reply(grid(15, [image(move) for move in moves]), 15, 5) == image(answer)
+    for perm in geometry(15, 5).symmetries:  # the image's cell i is the board's cell perm[i]
+        assert reply(grid(15, [perm.index(move) for move in moves]), 15, 5) == perm.index(answer)
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)

@@ -23,8 +23,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import cache
+
+from webapp.engine.rules import geometry
 
 N, K = 15, 5
 
@@ -83,45 +85,19 @@ def grid(n: int, moves: Iterable[int]) -> str:
     return "".join(cells)
 
 
-def symmetries(n: int) -> tuple[Callable[[int], int], ...]:
-    """The eight maps of a square board onto itself, as functions of a cell."""
-
-    def symmetry(transpose: bool, flip_rows: bool, flip_cols: bool) -> Callable[[int], int]:
-        def image(cell: int) -> int:
-            row, col = divmod(cell, n)
-            if transpose:
-                row, col = col, row
-            if flip_rows:
-                row = n - 1 - row
-            if flip_cols:
-                col = n - 1 - col
-            return row * n + col
-
-        return image
-
-    return tuple(symmetry(t, r, c) for t in (False, True) for r in (False, True) for c in (False, True))
-
-
-def _images(board: str, n: int) -> list[tuple[str, Callable[[int], int]]]:
-    """Each of ``board``'s eight images, with the map of a cell of ``board`` onto it."""
-    images = []
-    for image in symmetries(n):
-        cells = ["."] * len(board)
-        for cell, mark in enumerate(board):
-            if mark != ".":
-                cells[image(cell)] = mark
-        images.append(("".join(cells), image))
-    return images
+def _least_image(board: str) -> tuple[str, tuple[int, ...]]:
+    """``board``'s least image among its eight, and the map that makes it: ``image[i] = board[perm[i]]``."""
+    images = [("".join(board[cell] for cell in perm), perm) for perm in geometry(N, K).symmetries]
+    return min(images, key=lambda pair: pair[0])
 
 
 @cache
 def _book() -> dict[str, int]:
-    """Each entry's position, as the least of its images, with the reply mapped onto that image."""
+    """Each entry's position, as its least image, with the reply's square in that image."""
     book = {}
     for moves, answer, _ in ENTRIES:
-        board = grid(N, map(int, moves.split(".")))
-        key, image = min(_images(board, N), key=lambda pair: pair[0])
-        book[key] = image(answer)
+        key, perm = _least_image(grid(N, map(int, moves.split("."))))
+        book[key] = perm.index(answer)
     return book
 
 
@@ -129,9 +105,6 @@ def reply(board: str, n: int, k: int) -> int | None:
     """The book's reply in ``board`` (row-major text of X, O and .), or None where it has none."""
     if (n, k) != (N, K) or len(board) - board.count(".") > MOST_STONES:
         return None
-    key, image = min(_images(board, n), key=lambda pair: pair[0])
+    key, perm = _least_image(board)
     answer = _book().get(key)
-    if answer is None:
-        return None
-    back = {image(cell): cell for cell in range(n * n)}
-    return back[answer]
+    return None if answer is None else perm[answer]
