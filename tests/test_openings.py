@@ -1,5 +1,7 @@
 import pytest
 
+from webapp.engine import hard
+from webapp.engine.gomoku import Gomoku
 from webapp.engine.openings import ENTRIES, grid, reply
 from webapp.engine.rules import geometry, parse
 
@@ -48,3 +50,12 @@ def test_a_position_one_stone_away_from_an_entry_has_no_reply(entry):
 )
 def test_other_boards_have_no_reply(board, n, k):
     assert reply(board, n, k) is None
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)
+def test_no_entry_passes_over_a_forced_win_the_search_would_have_played(entry):
+    # The book is looked up before Hard's own threat search: it must never stand where that search finds a win.
+    game = Gomoku.from_text(grid(15, moves_of(entry)), 15, 5)
+    search = hard.Search(game, hard.Budget(nodes=10 * hard.OWN_NODES))
+    outlook = search.outlook(game.mover, 10 * hard.OWN_NODES)
+    assert outlook.win is None and outlook.finished  # searched to its bounds, and no win in them

@@ -512,6 +512,11 @@ def search(game: ThreatGame, budget: Budget = DEFAULT_BUDGET) -> Result:
 
 def _choose(s: Search, me: str, them: str, done) -> Result:
     game, budget = s.game, s.budget
+    booked = game.booked()
+    if booked is not None:
+        # Measured in games, where the search's own answer lost more often (webapp/engine/openings.py); first,
+        # so that it costs a lookup whatever time is left (the tree's search gets what its analysis leaves).
+        return done((booked,), 0, 0, "book")
     win = s.forced(me, s.share(OWN_NODES, budget.own_fraction), s.until(budget.own_fraction))
     if win is not None:
         return done((win.first,), MATE - win.plies, win.plies, win.kind, forced=win)
@@ -525,10 +530,6 @@ def _choose(s: Search, me: str, them: str, done) -> Result:
         # player, over 313 games as O, Hard lost 29 % of those it opened diagonally and 47 % of those it
         # opened beside the stone (docs/engine.md).
         return done(_first_replies(game), 0, 0, "opening")
-    booked = game.booked()
-    if booked is not None:
-        # Measured in games: where the search's own answer lost more often (webapp/engine/openings.py).
-        return done((booked,), 0, 0, "book")
     # What the opponent threatens now, and after which of our moves it still wins.
     threat = s.forced(
         them, s.share(THEIR_NODES, budget.their_fraction - budget.own_fraction), s.until(budget.their_fraction)
