@@ -432,7 +432,7 @@ def test_a_depth_budget_is_the_depth_the_view_reports():
         # In a corner there is only one.
         (grid(15, "X"), "opening", (16,), 0),
         # A position in the opening book: its reply, measured in games (webapp/engine/openings.py).
-        (openings.grid(15, map(int, openings.ENTRIES[0][0].split("."))), "book", (openings.ENTRIES[0][1],), 0),
+        (openings.grid(15, openings.ENTRIES[0][0]), "book", (openings.ENTRIES[0][1],), 0),
     ],
 )
 def test_without_a_look_ahead_the_view_says_why_and_weighs_no_move(board, reason, best, depth):

@@ -5,16 +5,12 @@ from webapp.engine.gomoku import Gomoku
 from webapp.engine.openings import ENTRIES, grid, reply
 from webapp.engine.rules import geometry, parse
 
-ENTRY_IDS = [moves for moves, _, _ in ENTRIES]
-
-
-def moves_of(entry: tuple) -> list[int]:
-    return [int(move) for move in entry[0].split(".")]
+ENTRY_IDS = [".".join(map(str, moves)) for moves, _, _ in ENTRIES]
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)
 def test_each_entry_is_a_game_still_going_and_its_reply_an_empty_square(entry):
-    moves, answer = moves_of(entry), entry[1]
+    moves, answer, _ = entry
     position = parse(grid(15, moves), 15, 5)
     assert len(set(moves)) == len(moves)
     assert not position.is_over()
@@ -24,14 +20,14 @@ def test_each_entry_is_a_game_still_going_and_its_reply_an_empty_square(entry):
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)
 def test_the_reply_follows_the_position_through_its_eight_images(entry):
-    moves, answer = moves_of(entry), entry[1]
+    moves, answer, _ = entry
     for perm in geometry(15, 5).symmetries:  # the image's cell i is the board's cell perm[i]
         assert reply(grid(15, [perm.index(move) for move in moves]), 15, 5) == perm.index(answer)
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)
 def test_the_order_the_stones_came_in_does_not_matter(entry):
-    moves = moves_of(entry)
+    moves = entry[0]
     xs, os_ = moves[0::2][::-1], moves[1::2][::-1]  # each side's stones, last first
     reordered = [xs[turn // 2] if turn % 2 == 0 else os_[turn // 2] for turn in range(len(moves))]
     assert sorted(reordered) == sorted(moves)
@@ -40,7 +36,7 @@ def test_the_order_the_stones_came_in_does_not_matter(entry):
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)
 def test_a_position_one_stone_away_from_an_entry_has_no_reply(entry):
-    moves = moves_of(entry)
+    moves = entry[0]
     assert reply(grid(15, moves[:-1]), 15, 5) is None
     assert reply(grid(15, [*moves, entry[1]]), 15, 5) is None
 
@@ -55,7 +51,7 @@ def test_other_boards_have_no_reply(board, n, k):
 @pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)
 def test_no_entry_passes_over_a_forced_win_the_search_would_have_played(entry):
     # The book is looked up before Hard's own threat search: it must never stand where that search finds a win.
-    game = Gomoku.from_text(grid(15, moves_of(entry)), 15, 5)
+    game = Gomoku.from_text(grid(15, entry[0]), 15, 5)
     search = hard.Search(game, hard.Budget(nodes=10 * hard.OWN_NODES))
     outlook = search.outlook(game.mover, 10 * hard.OWN_NODES)
     assert outlook.win is None and outlook.finished  # searched to its bounds, and no win in them

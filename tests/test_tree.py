@@ -562,5 +562,5 @@ def test_the_first_reply_and_a_booked_one_say_why_they_need_no_look_ahead(monkey
     first = explore("." * 112 + "X" + "." * 112).root.search_words
     assert first.startswith("Hard answers the first stone with no look-ahead, at one of the 4 moves marked")
     moves, reply, _ = openings.ENTRIES[0]
-    words = explore(openings.grid(15, map(int, moves.split(".")))).root.search_words
+    words = explore(openings.grid(15, moves)).root.search_words
     assert words.startswith(f"This position is in Hard’s opening book, so it plays {spot(reply, 15)} with no")

@@ -7,8 +7,9 @@ went through one position at the ninth stone. At such a position each reply was 
 opponent (``scripts/play_out.py``), and the book keeps one that lost least where the search's own lost
 clearly more. Every entry says what was measured; ``docs/engine.md`` (*An opening book*) says how.
 
-An entry is a real game's moves up to the position, and the reply in the same orientation. It stands
-for all eight images of the position (its rotations and reflections), whatever order the stones came in.
+An entry is a real game's moves up to the position (cells as the match logs write them), and the reply
+in the same orientation. It stands for all eight images of the position (its rotations and
+reflections), whatever order the stones came in.
 
 >>> moves = (112, 96, 127, 97, 143, 111, 126, 98, 95)
 >>> board = grid(15, moves)
@@ -31,41 +32,41 @@ from webapp.engine.rules import geometry
 N, K = 15, 5
 
 # (the moves of a game up to the position, the reply there, what was measured)
-ENTRIES: tuple[tuple[str, int, str], ...] = (
+ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
     (
-        "112.126.127.142.110",
+        (112, 126, 127, 142, 110),
         109,
         "O's third move. The search plays 109 or 114, as its clock allows: in 300 games of the shipped engine "
         "against ThreatSpace, 109 lost 4 of 34 and 114 lost 6 of 9; played out from here, 0 of 8 and 4 of 8.",
     ),
     (
-        "112.96.127.97.143.111.126.98.95",
+        (112, 96, 127, 97, 143, 111, 126, 98, 95),
         82,
         "O's fifth move. The search plays 99 (a dead four that X blocks at 100): 17 of the 29 games through "
         "here were lost in the 300 of the shipped engine against ThreatSpace, and 4 of 12 played out from "
         "here. 82 lost none of 12, and 125 none of 12; 83, 68 and 124 lost 4, 3 and 3 of 12.",
     ),
     (
-        "112.98.128.96.142.97.99.114.127.95.94.130.82",
+        (112, 98, 128, 96, 142, 97, 99, 114, 127, 95, 94, 130, 82),
         162,
         "O's seventh move. The search plays 146: 4 of the 8 games through here were lost in those 300, "
         "and 2 of 12 played out from here. 162 lost none of 12.",
     ),
     (
-        "112.128.126.98.142.113.143.97.144.83.68.145.81",
+        (112, 128, 126, 98, 142, 113, 143, 97, 144, 83, 68, 145, 81),
         129,
         "O's seventh move. The search plays 161 at its budget, 129 given 3 s: 161 lost 3 of the 8 games "
         "through here in those 300, and 2 of 8 played out from here; 129 lost none of 12.",
     ),
     (
-        "112.96.82.95.97.67.81.83",
+        (112, 96, 82, 95, 97, 67, 81, 83),
         79,
         "X's fifth move. The search plays 113 (or 127, given more time): 3 of the 5 games through here were "
         "lost in 100 of the shipped engine as X against ThreatSpace, and 3 of 10 played out from here (127: "
         "2 of 4). 79, 66, 98, 84 and 114 lost none of 10 each; 79 is the one the search ranks highest.",
     ),
     (
-        "112.96.82.97.98.111.83.81.126.84",
+        (112, 96, 82, 97, 98, 111, 83, 81, 126, 84),
         65,
         "X's sixth move. The search plays 154 at its budget (66 given 3 s): 3 of the 5 games through here "
         "were lost in 100 of Hard as X against ThreatSpace on new seeds (2036 to 2040), and 4 of 6 played "
@@ -74,7 +75,7 @@ ENTRIES: tuple[tuple[str, int, str], ...] = (
     ),
 )
 # Past the book's longest entry, no position can be in it.
-MOST_STONES = max(len(moves.split(".")) for moves, _, _ in ENTRIES)
+MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
 
 
 def grid(n: int, moves: Iterable[int]) -> str:
@@ -96,7 +97,7 @@ def _book() -> dict[str, int]:
     """Each entry's position, as its least image, with the reply's square in that image."""
     book = {}
     for moves, answer, _ in ENTRIES:
-        key, perm = _least_image(grid(N, map(int, moves.split("."))))
+        key, perm = _least_image(grid(N, moves))
         book[key] = perm.index(answer)
     return book
 
