@@ -22,10 +22,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from webapp import strength
-from webapp.engine import hard, openings
+from webapp.engine import hard
 from webapp.engine.boards import BY_KEY
 from webapp.engine.gomoku import Gomoku
-from webapp.engine.rules import parse
+from webapp.match import replay
 
 SPEC = BY_KEY["15x15"]
 
@@ -35,7 +35,7 @@ def play_out(moves: list[int], reply: int, opponent: str, seed: int) -> str:
     them = strength.opponent_for(opponent, SPEC, 10_000, "cpp")[1](seed)
     hard_player = strength.level_player("minimax")
     rng = random.Random(seed)
-    position = parse(openings.grid(SPEC.n, moves), SPEC.n, SPEC.k)
+    position = replay(tuple(moves), SPEC.key)
     side = position.to_move
     position = position.play(reply)
     while not position.is_over():
@@ -64,7 +64,7 @@ def main() -> None:
     if args.replies:
         replies = [int(cell) for cell in args.replies.split(",")]
     else:
-        game = Gomoku.from_text(openings.grid(SPEC.n, moves), SPEC.n, SPEC.k)
+        game = Gomoku.from_text(replay(tuple(moves), SPEC.key).board, SPEC.n, SPEC.k)
         found = hard.search(game, dataclasses.replace(hard.DEFAULT_BUDGET, seconds=3.0))
         replies = sorted(found.scores, key=lambda move: -found.scores[move])[:8] or list(found.best)
     tasks = [(moves, reply, args.opponent, args.seed + game) for reply in replies for game in range(args.games)]
