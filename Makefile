@@ -43,7 +43,7 @@ busy: $(VENV)/.installed
 # in mutants/: a plain `make mutate` goes on where the last run stopped, running only the mutants with no
 # result yet; named ones run again, with or without a result, as in `make mutate MUTANTS='webapp.state*'`.
 MUTANTS ?=
-mutate: $(VENV)/.installed-test
+mutate: $(VENV)/.installed-mutate
 	$(BIN)/mutmut run --max-children 2 $(foreach m,$(MUTANTS),'$(m)')
 	$(BIN)/python scripts/mutation_score.py
 
@@ -131,6 +131,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 $(VENV)/.installed-strength: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[strength]'
 	touch $@ $(VENV)/.installed
+
+$(VENV)/.installed-mutate: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,mutate]'
+	touch $@ $(VENV)/.installed-test $(VENV)/.installed
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
