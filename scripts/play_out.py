@@ -34,16 +34,12 @@ def play_out(moves: list[int], reply: int, opponent: str, seed: int) -> str:
     """The result for the side to move after ``moves``: it plays ``reply``, then Hard plays on for it."""
     them = strength.opponent_for(opponent, SPEC, 10_000, "cpp")[1](seed)
     hard_player = strength.level_player("minimax")
-    rng = random.Random(seed)
-    position = replay(tuple(moves), SPEC.key)
-    side = position.to_move
-    position = position.play(reply)
-    while not position.is_over():
-        player = hard_player if position.to_move == side else them
-        position = position.play(player(position.board, rng))
-    if position.winner is None:
+    side = "X" if len(moves) % 2 == 0 else "O"
+    x, o = (hard_player, them) if side == "X" else (them, hard_player)
+    winner = strength.play_game(SPEC, x, o, random.Random(seed), opening=(*moves, reply))
+    if winner is None:
         return "drawn"
-    return "won" if position.winner == side else "lost"
+    return "won" if winner == side else "lost"
 
 
 def _task(args: tuple) -> tuple[int, str]:

@@ -23,27 +23,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from webapp import strength
 from webapp.engine import hard
 from webapp.engine.boards import BY_KEY
-from webapp.match import replay
 
 SPEC = BY_KEY["15x15"]
 
 
 def takeover(moves: list[int], side: str, k: int, opponent: str, seed: int, seconds: float) -> tuple[str, list[int]]:
     """The result for ``side`` when its first ``k`` moves are the game's, and a Hard of ``seconds`` plays on."""
-    start = 2 * k + (0 if side == "X" else 1)
-    position = replay(tuple(moves[:start]), SPEC.key)
+    opening = tuple(moves[: 2 * k + (0 if side == "X" else 1)])
     them = strength.opponent_for(opponent, SPEC, 10_000, "cpp")[1](seed)
     strong = strength.level_player("minimax", dataclasses.replace(hard.DEFAULT_BUDGET, seconds=seconds))
-    rng = random.Random(seed)
-    played = list(moves[:start])
-    while not position.is_over():
-        player = strong if position.to_move == side else them
-        move = player(position.board, rng)
-        position = position.play(move)
-        played.append(move)
-    if position.winner is None:
-        return "drawn", played
-    return ("won" if position.winner == side else "lost"), played
+    x, o = (strong, them) if side == "X" else (them, strong)
+    played: list[int] = []
+    winner = strength.play_game(SPEC, x, o, random.Random(seed), played, opening)
+    result = "drawn" if winner is None else "won" if winner == side else "lost"
+    return result, [*opening, *played]
 
 
 def main() -> None:

@@ -132,6 +132,31 @@ def test_a_game_against_the_attacker_is_played_to_its_end_by_the_rules():
     assert pos.is_over() and pos.winner == winner
 
 
+def test_a_game_goes_on_from_its_opening_and_logs_only_the_moves_after_it():
+    opening = (24, 0, 25, 48)  # X has two in the centre's row, O two corners: X to move
+    log: list[int] = []
+    winner = strength.play_game(
+        BY_KEY["7x7"], opponents.attacker(nodes=300), strength.level_player("random"), random.Random(3), log, opening
+    )
+    assert log and not set(log) & set(opening)
+    pos = parse(BY_KEY["7x7"].empty, 7, 5)
+    for move in (*opening, *log):
+        pos = pos.play(move)
+    assert pos.is_over() and pos.winner == winner
+
+
+def test_an_illegal_opening_is_refused():
+    with pytest.raises(ValueError):
+        strength.play_game(
+            BY_KEY["7x7"],
+            strength.level_player("random"),
+            strength.level_player("random"),
+            random.Random(0),
+            None,
+            (24, 24),
+        )
+
+
 def test_stones_replay_alternately_to_the_same_position():
     board = stones(15, x=[(7, 7), (8, 8)], o=[(6, 6)])
     order = opponents.stones_of(board)

@@ -52,9 +52,21 @@ def level_player(level: str, budget: hard.Budget | None = None) -> Player:
     return play
 
 
-def play_game(spec: Board, x: Player, o: Player, rng: random.Random, log: list[int] | None = None) -> str | None:
-    """One game on ``spec``; the winner's mark, or None for a draw. Each move is judged by our own rules."""
+def play_game(
+    spec: Board,
+    x: Player,
+    o: Player,
+    rng: random.Random,
+    log: list[int] | None = None,
+    opening: tuple[int, ...] = (),
+) -> str | None:
+    """One game on ``spec``, on from ``opening``'s moves: the winner's mark, or None for a draw.
+
+    Each move is judged by our own rules; ``log`` gets the moves played after the opening.
+    """
     pos = parse(spec.empty, spec.n, spec.k)
+    for move in opening:
+        pos = pos.play(move)
     while not pos.is_over():
         player = x if pos.to_move == X else o
         move = player(pos.board, rng)
