@@ -14,10 +14,10 @@ reflections), whatever order the stones came in.
 >>> moves = (112, 96, 127, 97, 143, 111, 126, 98, 95)
 >>> board = grid(15, moves)
 >>> reply(board, 15, 5)
-82
+125
 >>> turned = "".join(board[col * 15 + row] for row in range(15) for col in range(15))
 >>> reply(turned, 15, 5)  # the same position reflected in its diagonal: the reply reflected too
-110
+83
 >>> reply(grid(15, moves[:-1]), 15, 5) is None
 True
 """
@@ -41,10 +41,11 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
     ),
     (
         (112, 96, 127, 97, 143, 111, 126, 98, 95),
-        82,
+        125,
         "O's fifth move. The search plays 99 (a dead four that X blocks at 100): 17 of the 29 games through "
         "here were lost in the 300 of the shipped engine against ThreatSpace, and 4 of 12 played out from "
-        "here. 82 lost none of 12, and 125 none of 12; 83, 68 and 124 lost 4, 3 and 3 of 12.",
+        "here. 125 lost none of 12, as did 82; 83, 68 and 124 lost 4, 3 and 3 of 12. Against the threat "
+        "attacker, played out from here, 82 lost 16 of 16 and 125 none of 16.",
     ),
     (
         (112, 98, 128, 96, 142, 97, 99, 114, 127, 95, 94, 130, 82),
