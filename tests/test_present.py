@@ -150,7 +150,9 @@ def test_move_values_on_a_quiet_big_board_number_the_searchs_first_choices():
     assert [c.choice for c in choices] == [1, 2, 3]
     assert [c.value for c in choices] == ["1", "2", "3"] and {c.result for c in choices} == {"choice"}
     assert choices[0].label.endswith(", empty, 1: the search's first choice, not proved")
-    assert [c.index for c in shown.cells if c.value] == [c.index for c in choices]  # nothing is proved yet
+    # Nothing is proved yet: only the choices carry a value. (Board order against rank order: which cell the
+    # search ranks first depends on the depth its clock reached.)
+    assert sorted(c.index for c in shown.cells if c.value) == sorted(c.index for c in choices)
     assert shown.facts.threats == () and shown.facts.forced[0].startswith("No forced win was found")
 
 
