@@ -44,7 +44,7 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         125,
         "O's fifth move. The search plays 99 (a dead four that X blocks at 100): 17 of the 29 games through "
         "here were lost in the 300 of the shipped engine against ThreatSpace, and 4 of 12 played out from "
-        "here. 125 lost none of 12, as did 82; 83, 68 and 124 lost 4, 3 and 3 of 12. Against the threat "
+        "here. 125 lost none of 24, and 82 none of 12; 83, 68 and 124 lost 4, 3 and 3 of 12. Against the threat "
         "attacker, played out from here, 82 lost 16 of 16 and 125 none of 16.",
     ),
     (
