@@ -701,7 +701,7 @@ def test_in_the_opening_the_move_does_not_depend_on_the_machines_speed():
 @pytest.mark.parametrize(
     ("board", "count"),
     [
-        (QUIET_15, 20_000),  # X to move in the opening: the first player, who builds, looks further
+        (QUIET_15, 0),  # X to move in the opening: the first player's budget is of nodes, not a count in it
         (grid(15, "", "", "", "", "", "", "", ".......X"), 4_000),  # O to move: the second, who defends...
         (stones(15, x=[(5, 5), (7, 7), (9, 5), (11, 7)], o=[(5, 7), (7, 5), (9, 7)]), 6_000),  # ...further later on
         (
@@ -715,8 +715,19 @@ def test_in_the_opening_the_move_does_not_depend_on_the_machines_speed():
     ],
 )
 def test_each_player_has_its_own_count_in_the_opening_and_the_clock_decides_past_it(board, count):
-    s = hard.Search(Gomoku.from_text(board, 15, 5), hard.DEFAULT_BUDGET)
+    game = Gomoku.from_text(board, 15, 5)
+    s = hard.Search(game, hard.DEFAULT_BUDGET.for_mover(game.mover))
     assert s.opening_count() == count
+
+
+def test_the_first_players_move_stops_at_its_nodes_and_is_the_same_every_time():
+    # A frozen clock is a machine infinitely fast: X's budget of nodes alone ends its move, and decides it.
+    frozen = dataclasses.replace(hard.DEFAULT_BUDGET, clock=lambda: 0.0)
+    game = Gomoku.from_text(QUIET_15, 15, 5)
+    first, again = search(game, frozen), search(game, frozen)
+    assert hard.DEFAULT_BUDGET.first_nodes < first.nodes <= hard.DEFAULT_BUDGET.first_nodes + 1
+    assert first.depth >= 3
+    assert (first.best, first.depth, first.scores) == (again.best, again.depth, again.scores)
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ Every value is a negamax value for the side to move. A win found ``p`` plies fro
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from webapp.engine.gomoku import DOUBLE_W as DOUBLE
@@ -120,11 +120,12 @@ class Budget:
     iteration is only started while the alpha-beta has used less than ``start_fraction`` of the seconds,
     since each one takes several times longer than the last, and one that runs out mid-iteration keeps
     the last complete one. In the opening (fewer than ``opening_stones`` stones) an iteration is started
-    while the alpha-beta has visited fewer than ``opening_nodes`` nodes instead (``first_opening_nodes`` for
-    the first player, X, if given; ``early_nodes`` for the second player's moves before ``early_stones``
-    stones): a count, not a clock, so that a faster machine does not start deeper iterations there. The
-    iteration started last still runs until it ends or the time limits stop it, so the clock can still cut
-    it (scripts/opening_clock.py measures how often).
+    while the alpha-beta has visited fewer than ``opening_nodes`` nodes instead (``early_nodes`` for the
+    second player's moves before ``early_stones`` stones): a count, not a clock, so that a faster machine
+    does not start deeper iterations there. The iteration started last still runs until it ends or the time
+    limits stop it, so the clock can still cut it (scripts/opening_clock.py measures how often).
+
+    ``first_nodes``, if given, is the first player's (X's) budget of nodes: see ``for_mover``.
     """
 
     seconds: float | None = None
@@ -139,20 +140,40 @@ class Budget:
     search_fraction: float = 0.8
     opening_stones: int = 0
     opening_nodes: int = 0
-    first_opening_nodes: int | None = None
+    first_nodes: int | None = None
     early_stones: int = 0
     early_nodes: int = 0
+
+    def for_mover(self, mover: str) -> Budget:
+        """The budget of a move by ``mover``: the first player's stops at ``first_nodes`` nodes too, if given.
+
+        Its alpha-beta then starts iterations until those nodes (or its share of the seconds) run out, in the
+        opening as past it, and takes every node the steps before it left, so that the checks after it run only
+        when it stops early. On a machine fast enough to spend the nodes before the clock, X's move is the same
+        every time. Measured as X against ThreatSpace, it lost 5 of 400 games where the clock's budget lost 22 of
+        700, and giving the checks a fifth of the nodes lost 5 of 78 where it lost 1 (docs/engine.md). As O the
+        same budget lost 30 of 119, so the second player keeps the clock and the opening's counts.
+
+        >>> budget = Budget(seconds=0.75, opening_stones=12, first_nodes=24_000)
+        >>> budget.for_mover("X").nodes, budget.for_mover("X").opening_stones, budget.for_mover("O") is budget
+        (24000, 0, True)
+        """
+        if mover != "X" or self.first_nodes is None:
+            return self
+        nodes = self.first_nodes if self.nodes is None else min(self.nodes, self.first_nodes)
+        return replace(self, nodes=nodes, start_fraction=1.0, opening_stones=0, first_nodes=None)
 
 
 # What a move costs the server: the default budget of the Hard level. It fits inside a request's own deadline
 # (0.8 s of CPU, webapp.costs), so that the move the page plays is the one the strength matches measured, not
-# one cut short before its last checks.
+# one cut short before its last checks. X's 24,000 nodes take about 0.35 to 0.45 s here: the clock stops them
+# only on a machine about half as fast.
 DEFAULT_BUDGET = Budget(
     seconds=0.75,
     start_fraction=0.12,
     opening_stones=12,
     opening_nodes=6_000,
-    first_opening_nodes=20_000,
+    first_nodes=24_000,
     early_stones=6,
     early_nodes=4_000,
 )
@@ -244,12 +265,10 @@ class Search:
         In the quiet opening a few decisions shape the whole game, and which depth a clock lets the search reach
         there flips them: the same matches, rerun, lost 3 or 12 of 20 as O (docs/engine.md). A node count decides
         which iterations start the same way on every machine (the last one may still be cut by the clock). The
-        first player, who builds there, looks further than the second, who defends: measured, docs/engine.md."""
+        first player, with a budget of nodes of its own (``Budget.for_mover``), has no opening count."""
         budget = self.budget
         if self.game.stones >= budget.opening_stones:
             return 0
-        if self.game.mover == "X" and budget.first_opening_nodes is not None:
-            return budget.first_opening_nodes
         if self.game.stones < budget.early_stones:
             # O's first moves count fewer nodes than its later opening moves: one ply deeper at its third move
             # lost to the threat attacker, one ply less deep at its fifth and sixth lost to ThreatSpace
@@ -488,7 +507,7 @@ def _from_table(value: int, ply: int) -> int:
 
 def search(game: ThreatGame, budget: Budget = DEFAULT_BUDGET) -> Result:
     """The moves the Hard level prefers in ``game``'s position, within ``budget``."""
-    s = Search(game, budget)
+    s = Search(game, budget.for_mover(game.mover))
     me = game.mover
     them = _other(me)
 
