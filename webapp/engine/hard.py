@@ -150,7 +150,7 @@ class Budget:
         Its alpha-beta then starts iterations until those nodes (or its share of the seconds) run out, in the
         opening as past it, and takes every node the steps before it left, so that the checks after it run only
         when it stops early. On a machine fast enough to spend the nodes before the clock, X's move is the same
-        every time. Measured as X against ThreatSpace, it lost 5 of 400 games where the clock's budget lost 22 of
+        every time. Measured as X against ThreatSpace, it lost 7 of 600 games where the clock's budget lost 22 of
         700, and giving the checks a fifth of the nodes lost 5 of 78 where it lost 1 (docs/engine.md). As O the
         same budget lost 30 of 119, so the second player keeps the clock and the opening's counts.
 
