@@ -1,13 +1,12 @@
 """Browser tests: Debian's Chromium, driven by Playwright, against the app on a loopback port."""
 
-import threading
 import time
 from pathlib import Path
 
 import pytest
 from browsing import put_back
+from live import serve
 from playwright.sync_api import Page, expect
-from werkzeug.serving import make_server
 
 from webapp import create_app
 
@@ -31,17 +30,6 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 def browser_type_launch_args(browser_type_launch_args):
     # If Chromium is missing or cannot start, launching fails and so does every browser test.
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
-
-
-def serve(app):
-    """Serve ``app`` on a free loopback port until the generator is closed; yields its address."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join()
-    server.server_close()
 
 
 @pytest.fixture(scope="session")
