@@ -68,11 +68,45 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
     ),
     (
         (112, 96, 82, 97, 98, 111, 83, 81, 126, 84),
-        65,
+        94,
         "X's sixth move. The search plays 154 at its budget (66 given 3 s): 3 of the 5 games through here "
         "were lost in 100 of Hard as X against ThreatSpace on new seeds (2036 to 2040), and 4 of 6 played "
-        "out from here. 65, 130, 99 and 94 lost none of 10 each (66: 1 of 4); 65 is the one the search "
-        "ranks highest.",
+        "out from here. 65, 130, 99 and 94 lost none of 10 each (66: 1 of 4), and the book took 65, the one "
+        "the search ranks highest. But with 65, 4 of the 19 games through here were lost in 900 as X against "
+        "ThreatSpace, and played out again 65 lost 7 of 32 (130 and 99: 3 and 1 of 16), and 94 none of 32.",
+    ),
+    (
+        (112, 126, 110, 113, 96, 128),
+        127,
+        "X's fourth move, against the threat attacker's diagonal reply. The search plays 124: the 7 games "
+        "through here (up to symmetry) in 200 of Hard as X against the attacker lost 4, X's only losses there, "
+        "and 5 of 16 played out from here (109, 108 and 65: 11, 11 and 16 of 16). 127, 125 and 68 lost none of "
+        "32 each; 127 is the one the search ranks highest. Against ThreatSpace from here, 124 and 127 lost "
+        "none of 8.",
+    ),
+    (
+        (112, 96, 82, 111, 97, 127, 81, 83, 65, 113, 67, 52, 66, 68, 63, 64, 49, 33, 98, 50, 130, 114),
+        77,
+        "X's twelfth move, on a line ThreatSpace's choices lead to. The search plays 21: 2 of the 7 games "
+        "through here were lost in 600 of Hard as X against ThreatSpace (seeds 2026 to 2060), and 9 of 30 "
+        "played out from here (95, 36, 79 and 91: 1, 2, 6 and 10 of 10). 77, 35 and 126 lost none of 30 "
+        "each; 77 is the one the search ranks highest.",
+    ),
+    (
+        (112, 127, 96, 80, 126, 111, 98, 140),
+        128,
+        "X's fifth move, against the threat attacker. The search plays 70: both games through here were lost "
+        "in 400 of Hard as X against the attacker (seeds 2026 to 2045), and 16 of 16 played out from here. 128, "
+        "144, 84, 113, 95, 143 and 110 lost none of 16 each; 128 is the one the search ranks highest given 3 s. "
+        "ThreatSpace never answered the centre at 127 in 600 games.",
+    ),
+    (
+        (112, 96, 110, 95, 111, 113, 97, 83, 127, 142, 98, 67, 109, 108),
+        140,
+        "X's eighth move, against ThreatSpace. The search plays 126: 3 of the 4 games through here were lost in "
+        "900 of Hard as X against ThreatSpace (seeds 2026 to 2060 and 2061 to 2075), and 3 of 24 played out "
+        "from here (141, 84, 70, 93 and 94: 4, 3, 3, 2 and 1 of 8). 140 and 139 lost none of 24 each; 140 is "
+        "the one the search ranks higher given 3 s.",
     ),
 )
 # Past the book's longest entry, no position can be in it.
