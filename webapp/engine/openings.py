@@ -108,6 +108,21 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "from here (141, 84, 70, 93 and 94: 4, 3, 3, 2 and 1 of 8). 140 and 139 lost none of 24 each; 140 is "
         "the one the search ranks higher given 3 s.",
     ),
+    (
+        (112, 96, 110, 95, 111, 113, 97, 83, 127, 142, 98, 81),
+        126,
+        "X's seventh move, against ThreatSpace. The search plays 130: 3 of the 11 games through here were lost "
+        "in 1,100 of Hard as X against ThreatSpace (seeds 2026 to 2085), and 14 of 24 played out from here "
+        "(52, 80: 7 and 4 of 8). 126 starts a forced win by threes in 17 plies, which the threat search finds "
+        "with ten times its nodes, and won all 16 played out; 78 lost none of 24 (114 and 128: 1 and 3 of 24).",
+    ),
+    (
+        (112, 96, 110, 95, 111, 113, 97, 109, 83, 125, 69, 55, 82, 67, 127, 142, 81, 84),
+        126,
+        "X's tenth move, against ThreatSpace. The search plays 93: 2 of the 6 games through here were lost in "
+        "those 1,100, and 13 of 24 played out from here (130, 53: 5 and 8 of 8). 126 and 154 lost none of 24 "
+        "each; 126 is the one the search ranks higher given 3 s.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
