@@ -5,7 +5,9 @@ Hard answers an opening position nearly the same way every time, as does the Thr
 measured against. The matches show where that answer loses: 17 of the 43 games Hard lost as O in 300
 went through one position at the ninth stone. At such a position each reply was played out against that
 opponent (``scripts/play_out.py``), and the book keeps one that lost least where the search's own lost
-clearly more. Every entry says what was measured; ``docs/engine.md`` (*An opening book*) says how.
+clearly more. Every entry says what was measured; ``docs/engine.md`` says how (*An opening book*, and for
+X's lost lines that recur, *Recurring lines, booked*). The book is looked up before the threat search, so
+no entry stands where a deeper threat search finds a win, unless the entry is that win's first move.
 
 An entry is a real game's moves up to the position (cells as the match logs write them), and the reply
 in the same orientation. It stands for all eight images of the position (its rotations and
