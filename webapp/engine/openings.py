@@ -6,8 +6,10 @@ measured against. The matches show where that answer loses: 17 of the 43 games H
 went through one position at the ninth stone. At such a position each reply was played out against that
 opponent (``scripts/play_out.py``), and the book keeps one that lost least where the search's own lost
 clearly more. Every entry says what was measured; ``docs/engine.md`` says how (*An opening book*, and for
-X's lost lines that recur, *Recurring lines, booked*). The book is looked up before the threat search, so
-no entry stands where a deeper threat search finds a win, unless the entry is that win's first move.
+X's lost lines that recur, *Recurring lines, booked* and *Coin flips*). The book is looked up before the
+threat search, so no entry stands where a deeper threat search finds a win, unless the entry is that win's
+first move. A few entries lie past the opening, on lines ThreatSpace's choices lead to again and again; some
+settle a tie, where the search rates two moves the same and the game's random generator picks one.
 
 An entry is a real game's moves up to the position (cells as the match logs write them), and the reply
 in the same orientation. It stands for all eight images of the position (its rotations and
@@ -124,6 +126,32 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "X's tenth move, against ThreatSpace. The search plays 93: 2 of the 6 games through here were lost in "
         "those 1,100, and 13 of 24 played out from here (130, 53: 5 and 8 of 8). 126 and 154 lost none of 24 "
         "each; 126 is the one the search ranks higher given 3 s.",
+    ),
+    (
+        (112, 96, 82, 95, 97, 67, 111, 110),
+        125,
+        "X's fifth move, against ThreatSpace. The search ties 125 and 127, and the game's random generator picks "
+        "one: in 1,900 games of Hard as X against ThreatSpace (seeds 2026 to 2030 and 2036 to 2125), 127 lost 3 "
+        "of the 55 games through here and 125 none of 51; played out from here, 127 lost 2 of 32 and 125 none "
+        "of 32. (With the clock's budget, before X counted nodes, 125 lost 6 of 33 played out: docs/engine.md.)",
+    ),
+    (
+        (112, 96, 110, 97, 111, 109, 95, 113, 79, 127, 80, 65, 125, 140, 63, 47, 81, 78, 99, 141, 83, 82, 67, 115),
+        53,
+        "X's thirteenth move, against ThreatSpace. The search plays 68: both games through here were lost in those "
+        "1,900 (seeds 2065 and 2121, the same 48 plies), and 16 of 16 played out from here (139: 10 of 16). 53 and "
+        "51 lost 1 of 16 each; 53 is the one the search ranks highest given 3 s.",
+    ),
+    (
+        (
+            *(112, 96, 82, 97, 98, 111, 83, 126, 141, 127, 66, 114, 50, 34, 128, 113, 81, 80, 95, 64, 67, 53, 84),
+            *(85, 70, 56, 99, 51, 69, 68, 109, 123, 125, 93, 54, 39, 86, 102),
+        ),
+        38,
+        "X's twentieth move, against ThreatSpace. The search ties 131 and 38: both games through here in those "
+        "1,900 (seeds 2113 and 2116, the same 41 plies) took 131 and were lost, and 131 lost 8 of 8 played out "
+        "from here. 38 lost none of 24 (173 and 94: 6 and 8 of 8). Played out two moves earlier, with the coin "
+        "still to flip, the line's own move lost 2 of 8.",
     ),
 )
 # Past the book's longest entry, no position can be in it.
