@@ -153,6 +153,27 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "from here. 38 lost none of 24 (173 and 94: 6 and 8 of 8). Played out two moves earlier, with the coin "
         "still to flip, the line's own move lost 2 of 8.",
     ),
+    (
+        (112, 96, 110, 97, 111, 109, 95, 79, 125, 140, 94, 65, 126, 142),
+        113,
+        "X's eighth move, against ThreatSpace. The search ties 113 and 128. Played out from here, 128 lost 9 of 12 "
+        "and 113 2 of 12; in those 1,900 games, 128 lost 1 of the 2 games through here (seed 2046, in 78 plies), "
+        "and 113 none of 1.",
+    ),
+    (
+        (112, 96, 110, 111, 126, 95, 94, 142, 79, 81, 109, 124, 51, 65),
+        78,
+        "X's eighth move, against ThreatSpace. The search ties 49 and 78. Played out from here, 49 lost 10 of 24 "
+        "and 78 none of 24; in those 1,900 games, 49 lost 1 of the 5 games through here (seed 2091), and 78 none "
+        "of 3.",
+    ),
+    (
+        (112, 96, 82, 97, 98, 111, 83, 81, 126, 84, 94, 113, 65, 114, 129, 115, 110, 142, 100, 109),
+        140,
+        "X's eleventh move, against ThreatSpace. The search ties 62 and 140, both fours. Played out from here, 62 "
+        "lost 10 of 12 and 140 none of 12; in those 1,900 games, 62 lost the one game that took it (seed 2049, "
+        "in 120 plies), and 140 none of 5.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
