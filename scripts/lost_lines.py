@@ -1,0 +1,100 @@
+"""Where do Hard's lost games part from its won ones? Each lost line, read against every game in a match log.
+
+How the book's later entries were found (docs/engine.md, *Coin flips*): a match's games are read as a tree of
+positions. Along each lost game, every position where Hard was to move is listed with the games that reached
+it, Hard's moves there and how those games ended. Hard as X counts nodes, so where it chose two different
+moves in one position its search tied them (the game's random generator picked one): those positions,
+marked ``tie``, are the first to play out (``scripts/play_out.py``). A line lost more than once is a line the
+opponent will find again. As O the clock also varies Hard's choice, so a split there need not be a tie.
+
+The log is the match's own stderr, one game a line:
+
+    python -m webapp.strength --board 15x15 --opponent threatspace --games 20 --seed 2100 2> games.log
+    python scripts/lost_lines.py games.log [more.log ...] [--side X]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+# "(seed 2102006): O won in 52 moves; ...: 112.96.82..." as webapp.strength.match prints it
+GAME = re.compile(
+    r" as (?P<side>[XO]) vs .*\(seed (?P<seed>\d+)\): (?P<result>X won|O won|draw) in \d+ moves.*: (?P<moves>[\d.]+)$"
+)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of the log: Hard's side, its seed, how it ended for Hard and its moves."""
+
+    side: str
+    seed: int
+    result: str  # "won", "lost" or "drawn", for Hard
+    moves: tuple[int, ...]
+
+
+def read(paths: list[Path]) -> list[Game]:
+    """The games in the logs at ``paths``, the first of each seed (a rerun of a seed is the same game for X)."""
+    games: dict[tuple[str, int], Game] = {}
+    for path in paths:
+        for line in path.read_text().splitlines():
+            found = GAME.search(line)
+            if found is None:
+                continue
+            side, result = found["side"], found["result"]
+            outcome = "drawn" if result == "draw" else "won" if result.startswith(side) else "lost"
+            moves = tuple(int(cell) for cell in found["moves"].split("."))
+            games.setdefault((side, int(found["seed"])), Game(side, int(found["seed"]), outcome, moves))
+    return list(games.values())
+
+
+def choices(games: list[Game], side: str) -> dict[tuple[int, ...], dict[int, Counter]]:
+    """Each position where ``side`` was to move (the moves before it): its move in each game, and how they ended."""
+    first = 0 if side == "X" else 1
+    tree: dict[tuple[int, ...], dict[int, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    for game in games:
+        for ply in range(first, len(game.moves), 2):
+            tree[game.moves[:ply]][game.moves[ply]][game.result] += 1
+    return tree
+
+
+def describe(counts: Counter) -> str:
+    """'lost 2 of 5' for a move's games."""
+    return f"lost {counts['lost']} of {sum(counts.values())}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("logs", nargs="+", type=Path, help="the match's stderr, one or more runs")
+    parser.add_argument("--side", choices=["X", "O"], default="X", help="Hard's side to read")
+    args = parser.parse_args()
+    games = [game for game in read(args.logs) if game.side == args.side]
+    tree = choices(games, args.side)
+    lost = [game for game in games if game.result == "lost"]
+    print(f"{len(games)} games as {args.side}, {len(lost)} lost")
+    # The same line lost on several seeds is printed once, under its first seed.
+    seen: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for game in lost:
+        seen[game.moves].append(game.seed)
+    first = 0 if args.side == "X" else 1
+    for moves, seeds in seen.items():
+        print(f"\nlost on seed {', '.join(map(str, seeds))} in {len(moves)} plies: {'.'.join(map(str, moves))}")
+        for ply in range(first, len(moves), 2):
+            here = tree[moves[:ply]]
+            if sum(sum(c.values()) for c in here.values()) < 2:
+                print(f"  ply {ply}: no other game came this way")
+                break
+            split = "  tie" if len(here) > 1 else ""
+            taken = "; ".join(
+                f"{move}: {describe(counts)}"
+                for move, counts in sorted(here.items(), key=lambda kv: -sum(kv[1].values()))
+            )
+            print(f"  ply {ply}: {taken}{split}")
+
+
+if __name__ == "__main__":
+    main()
