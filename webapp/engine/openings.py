@@ -174,6 +174,13 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "lost 10 of 12 and 140 none of 12; in those 1,900 games, 62 lost the one game that took it (seed 2049, "
         "in 120 plies), and 140 none of 5.",
     ),
+    (
+        (112, 96, 110, 95, 111, 113, 97, 83, 127, 142, 98, 84),
+        109,
+        "X's seventh move, against ThreatSpace. The search ties 82 and 109. Played out from here, 82 lost 4 of 24 "
+        "and 109 none of 24; in 2,300 games (seeds 2026 to 2030 and 2036 to 2145), 82 lost 1 of the 6 games "
+        "through here (seed 2128) and 109 none of 16.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
