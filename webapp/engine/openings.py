@@ -181,6 +181,13 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "and 109 none of 24; in 2,300 games (seeds 2026 to 2030 and 2036 to 2145), 82 lost 1 of the 6 games "
         "through here (seed 2128) and 109 none of 16.",
     ),
+    (
+        (112, 96, 110, 95, 111, 113, 97, 83, 127, 142, 98, 67),
+        109,
+        "X's seventh move, against ThreatSpace, the position before the eighth-move entry above. The search ties "
+        "109 and 126. Played out from here, 126 lost 6 of 24 and 109 1 of 24; in 2,700 games (seeds 2026 to "
+        "2030 and 2036 to 2165), 126 lost 1 of the 11 games through here (seed 2151) and 109 none of 10.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
