@@ -186,7 +186,8 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         109,
         "X's seventh move, against ThreatSpace, the position before the eighth-move entry above. The search ties "
         "109 and 126. Played out from here, 126 lost 6 of 24 and 109 1 of 24; in 2,700 games (seeds 2026 to "
-        "2030 and 2036 to 2165), 126 lost 1 of the 11 games through here (seed 2151) and 109 none of 10.",
+        "2030 and 2036 to 2165), 126 lost 1 of the 11 games through here (seed 2151) and 109 none of 10. Replayed "
+        "with this entry, one of those games that 126 had won was lost (seed 2098).",
     ),
 )
 # Past the book's longest entry, no position can be in it.
