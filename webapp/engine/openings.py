@@ -189,6 +189,14 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "2030 and 2036 to 2165), 126 lost 1 of the 11 games through here (seed 2151) and 109 none of 10. Replayed "
         "with this entry, one of those games that 126 had won was lost (seed 2098).",
     ),
+    (
+        (112, 96, 82, 111, 97, 127, 81, 83),
+        65,
+        "X's fifth move, against ThreatSpace, the position before the twelfth-move entry above. The search ties 65 "
+        "and 95. In 3,500 games (seeds 2026 to 2030 and 2036 to 2205), 95 lost 3 of the 104 games through here "
+        "(seeds 2125, 2155 and 2202) and 65 none of 102; played out from here, 95 lost 1 of 48 and 65 none of 48. "
+        "The weakest evidence in the book, for a choice the search itself leaves to chance.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
