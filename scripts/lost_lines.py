@@ -10,7 +10,7 @@ opponent will find again. As O the clock also varies Hard's choice, so a split t
 The log is the match's own stderr, one game a line:
 
     python -m webapp.strength --board 15x15 --opponent threatspace --games 20 --seed 2100 2> games.log
-    python scripts/lost_lines.py games.log [more.log ...] [--side X]
+    python scripts/lost_lines.py games.log [more.log ...] [--side X] [--board 15x15] [--opponent ThreatSpace]
 """
 
 from __future__ import annotations
@@ -21,16 +21,20 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-# "(seed 2102006): O won in 52 moves; ...: 112.96.82..." as webapp.strength.match prints it
+# "15x15 Hard as X vs ThreatSpace (gomoku 0.1.0), game 7 (seed 2102006): O won in 52 moves; ...: 112.96.82..."
+# as webapp.strength.match prints it
 GAME = re.compile(
-    r" as (?P<side>[XO]) vs .*\(seed (?P<seed>\d+)\): (?P<result>X won|O won|draw) in \d+ moves.*: (?P<moves>[\d.]+)$"
+    r"^\s*(?P<board>\d+x\d+) .* as (?P<side>[XO]) vs (?P<opponent>.+), game \d+ \(seed (?P<seed>\d+)\): "
+    r"(?P<result>X won|O won|draw) in \d+ moves.*: (?P<moves>[\d.]+)$"
 )
 
 
 @dataclass(frozen=True)
 class Game:
-    """One game of the log: Hard's side, its seed, how it ended for Hard and its moves."""
+    """One game of the log: its board and opponent, Hard's side, its seed, how it ended for Hard and its moves."""
 
+    board: str
+    opponent: str
     side: str
     seed: int
     result: str  # "won", "lost" or "drawn", for Hard
@@ -38,8 +42,8 @@ class Game:
 
 
 def read(paths: list[Path]) -> list[Game]:
-    """The games in the logs at ``paths``, the first of each seed (a rerun of a seed is the same game for X)."""
-    games: dict[tuple[str, int], Game] = {}
+    """The games in the logs at ``paths``, the first of each seed in each match (a rerun is the same game for X)."""
+    games: dict[tuple[str, str, str, int], Game] = {}
     for path in paths:
         for line in path.read_text().splitlines():
             found = GAME.search(line)
@@ -48,7 +52,8 @@ def read(paths: list[Path]) -> list[Game]:
             side, result = found["side"], found["result"]
             outcome = "drawn" if result == "draw" else "won" if result.startswith(side) else "lost"
             moves = tuple(int(cell) for cell in found["moves"].split("."))
-            games.setdefault((side, int(found["seed"])), Game(side, int(found["seed"]), outcome, moves))
+            game = Game(found["board"], found["opponent"], side, int(found["seed"]), outcome, moves)
+            games.setdefault((game.board, game.opponent, side, game.seed), game)
     return list(games.values())
 
 
@@ -71,11 +76,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("logs", nargs="+", type=Path, help="the match's stderr, one or more runs")
     parser.add_argument("--side", choices=["X", "O"], default="X", help="Hard's side to read")
+    parser.add_argument("--board", default="15x15", help="the board of the games to read")
+    parser.add_argument("--opponent", default="ThreatSpace", help="the games against opponents whose name has this")
     args = parser.parse_args()
-    games = [game for game in read(args.logs) if game.side == args.side]
+    games = [
+        game
+        for game in read(args.logs)
+        if game.side == args.side and game.board == args.board and args.opponent in game.opponent
+    ]
     tree = choices(games, args.side)
     lost = [game for game in games if game.result == "lost"]
-    print(f"{len(games)} games as {args.side}, {len(lost)} lost")
+    print(f"{len(games)} games as {args.side} on {args.board} against {args.opponent}, {len(lost)} lost")
     # The same line lost on several seeds is printed once, under its first seed.
     seen: dict[tuple[int, ...], list[int]] = defaultdict(list)
     for game in lost:
