@@ -57,12 +57,16 @@ def read(paths: list[Path]) -> list[Game]:
     return list(games.values())
 
 
+def turns(side: str, moves: tuple[int, ...]) -> range:
+    """The plies of ``moves`` (0 the first) that ``side`` played."""
+    return range(0 if side == "X" else 1, len(moves), 2)
+
+
 def choices(games: list[Game], side: str) -> dict[tuple[int, ...], dict[int, Counter]]:
     """Each position where ``side`` was to move (the moves before it): its move in each game, and how they ended."""
-    first = 0 if side == "X" else 1
     tree: dict[tuple[int, ...], dict[int, Counter]] = defaultdict(lambda: defaultdict(Counter))
     for game in games:
-        for ply in range(first, len(game.moves), 2):
+        for ply in turns(side, game.moves):
             tree[game.moves[:ply]][game.moves[ply]][game.result] += 1
     return tree
 
@@ -91,10 +95,9 @@ def main() -> None:
     seen: dict[tuple[int, ...], list[int]] = defaultdict(list)
     for game in lost:
         seen[game.moves].append(game.seed)
-    first = 0 if args.side == "X" else 1
     for moves, seeds in seen.items():
         print(f"\nlost on seed {', '.join(map(str, seeds))} in {len(moves)} plies: {'.'.join(map(str, moves))}")
-        for ply in range(first, len(moves), 2):
+        for ply in turns(args.side, moves):
             here = tree[moves[:ply]]
             if sum(sum(c.values()) for c in here.values()) < 2:
                 print(f"  ply {ply}: no other game came this way")
