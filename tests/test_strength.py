@@ -1,6 +1,9 @@
+import importlib.util
 import json
 import random
+import sys
 from datetime import date
+from pathlib import Path
 
 import pytest
 from support import stones
@@ -161,3 +164,28 @@ def test_stones_replay_alternately_to_the_same_position():
     board = stones(15, x=[(7, 7), (8, 8)], o=[(6, 6)])
     order = opponents.stones_of(board)
     assert order[0::2] == [7 * 15 + 7, 8 * 15 + 8] and order[1::2] == [6 * 15 + 6]
+
+
+def test_scripts_lost_lines_reads_the_games_a_match_prints(capsys, tmp_path, monkeypatch):
+    # scripts/lost_lines.py parses the match's stderr: a change to that line's format must show here.
+    spec = importlib.util.spec_from_file_location("lost_lines", Path(__file__).parents[1] / "scripts" / "lost_lines.py")
+    lost_lines = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "lost_lines", lost_lines)  # its dataclass looks its module up there
+    spec.loader.exec_module(lost_lines)
+    player = ("Easy", strength.level_player("random"))
+    opponent = ("Random mover", lambda seed: strength.level_player("random"))
+    measured = strength.match(BY_KEY["4x4"], player, opponent, "O", 6, 7)
+    log = tmp_path / "games.log"
+    log.write_text(capsys.readouterr().err)
+
+    games = lost_lines.read([log])
+
+    assert [game.seed for game in games] == [7500 + game for game in range(6)]
+    assert {(game.board, game.opponent, game.side) for game in games} == {("4x4", "Random mover", "O")}
+    results = [game.result for game in games]
+    assert (results.count("won"), results.count("drawn"), results.count("lost")) == (
+        measured.wins,
+        measured.draws,
+        measured.losses,
+    )
+    assert all(len(game.moves) >= 7 and len(set(game.moves)) == len(game.moves) for game in games)
