@@ -197,6 +197,14 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "(seeds 2125, 2155 and 2202) and 65 none of 102; played out from here, 95 lost 1 of 48 and 65 none of 48. "
         "The weakest evidence in the book, for a choice the search itself leaves to chance.",
     ),
+    (
+        (112, 96, 110, 97, 111, 109, 95, 125, 141, 113, 143, 127, 142, 140, 126, 158),
+        79,
+        "X's ninth move, against ThreatSpace. The search ties 129 and 144. In 4,300 games (seeds 2026 to 2030 and "
+        "2036 to 2245), 144 lost 2 of the 5 games through here (seeds 2058 and 2190, the same 23 plies) and 129 "
+        "none of 5; but played out from here, in two runs of 24, 129 lost 5 and 8 and 144 4 and 6. 79 lost none "
+        "of 48, and 98 none of 24 (78: 3 of 24); 79 is the one the search ranks higher given 3 s.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
