@@ -205,6 +205,42 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "none of 5; but played out from here, in two runs of 24, 129 lost 5 and 8 and 144 4 and 6. 79 lost none "
         "of 48, and 98 none of 24 (78: 3 of 24); 79 is the one the search ranks higher given 3 s.",
     ),
+    (
+        (
+            *(112, 96, 110, 97, 111, 109, 95, 79, 125, 140, 94, 78, 80, 65, 66, 108, 93),
+            *(92, 113, 114, 52, 38, 124, 107, 106, 139, 137, 142, 141, 155, 123, 122, 127, 126),
+        ),
+        84,
+        "X's eighteenth move, against ThreatSpace, on a line it led 27 of 5,300 games down for 29 plies (seeds 2026 "
+        "to 2030 and 2036 to 2295). The search plays 100: 2 of the 8 games through here were lost (seeds 2202 and "
+        "2252, the same 35 plies), and in three runs of 24 played out from here 100 lost 8, 3 and 8. 84 lost 2, 2 "
+        "and 1 (62: 3 and 6 of 24, 152: 12 of 24); 84 is the third the search ranks given 3 s, all three below even.",
+    ),
+    (
+        (112, 96, 82, 97, 98, 111, 83, 81, 126, 84, 94, 114, 140, 154, 113, 128, 142, 110),
+        69,
+        "X's tenth move, against ThreatSpace, on from the sixth-move entry above. The search plays 141: 2 of the 3 "
+        "games through here were lost in 5,300 (seeds 2156 and 2258), and in two runs of 24 played out from here "
+        "141 lost 3 and 3 (99: 7 of 24; 67: 24 of 24). 69 lost none of 48; it is the second the search ranks "
+        "given 3 s, after 99.",
+    ),
+    (
+        (112, 96, 110, 111, 126, 95, 94, 78, 127, 142, 98, 84),
+        125,
+        "X's seventh move, against ThreatSpace. The search plays 141: 1 of the 18 games through here was lost in "
+        "5,300 (seed 2218), and 1 of 24 played out from here. 125 starts a forced win by threes in 15 plies, which "
+        "the threat search finds with 4,000 nodes (X's move gives it 2,880), and won all 24 played out.",
+    ),
+    (
+        (
+            *(112, 96, 110, 97, 111, 109, 95, 113, 79, 127, 80, 65, 125),
+            *(140, 63, 47, 81, 78, 99, 141, 83, 82, 67, 51, 68, 98),
+        ),
+        115,
+        "X's fourteenth move, against ThreatSpace, on the line of the thirteenth-move entry above, where ThreatSpace "
+        "answered 51, not 115. The search ties 53 and 115. In 5,300 games, 53 lost 1 of the 7 games through here "
+        "(seed 2288) and 115 none of 13; played out from here, 53 lost 7 of 24 and 115 none of 24.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
