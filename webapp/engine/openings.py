@@ -241,6 +241,25 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "answered 51, not 115. The search ties 53 and 115. In 5,300 games, 53 lost 1 of the 7 games through here "
         "(seed 2288) and 115 none of 13; played out from here, 53 lost 7 of 24 and 115 none of 24.",
     ),
+    (
+        (112, 96, 110, 95, 111, 113, 97, 83, 127, 142, 98, 67, 109, 108, 140, 126),
+        138,
+        "X's ninth move, against ThreatSpace, on from the eighth-move entry at 140 above. The search plays 139: 3 of "
+        "the 11 games through here were lost in 7,900 (seeds 2026 to 2030 and 2036 to 2445; 2363, 2386 and 2420), "
+        "after ThreatSpace's 93 or 138. Played out from here, 139 lost 5 of 72, even with 138 booked as X's answer "
+        "to 93 (125: 19 of 48; 99: 19 of 24; 143: 48 of 48). 138 lost none of 168, and 94 none of 168.",
+    ),
+    (
+        (
+            *(112, 96, 110, 97, 111, 109, 95, 79, 125, 140, 94, 78, 80, 65, 66, 108, 93, 92),
+            *(113, 114, 52, 38, 124, 107, 106, 139, 137, 142, 141, 155, 123, 122, 127, 126, 84, 100),
+        ),
+        86,
+        "X's nineteenth move, against ThreatSpace, on from the eighteenth-move entry at 84 above. O's broken three "
+        "100-114-142 is to be blocked, and the search weighs only the middle, 128: 1 of the 2 games through here "
+        "was lost in 7,300 (seed 2386), and played out from here 128 lost 15 of 72. The two ends, 86 and 156, "
+        "each lost none of 168; a threat search of 40 times X's nodes finds no forced win for O after either.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
