@@ -63,7 +63,9 @@ def test_computer_vs_computer_plays_to_its_end(page: Page, live_server, console_
 def test_computer_vs_computer_pauses_and_steps(page: Page, live_server, console_errors):
     page.goto(live_server + "/")
     choose(page, Mode="cvc")
-    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    # Under way, and far from its end: a move stands for about half a second, which the assertion's polling
+    # (up to a second apart) can miss on a busy machine, so no one ply is waited for.
+    expect(page.locator("#board")).to_have_attribute("data-ply", re.compile(r"^[1-4]$"))
     page.get_by_role("button", name="Pause").click()
     expect(page.get_by_role("button", name="Resume")).to_be_visible()
     paused_at = int(page.locator("#board").get_attribute("data-ply"))
@@ -97,7 +99,8 @@ def test_a_computer_game_goes_on_after_a_step_that_failed(page: Page, live_serve
     said = "The computer is busy" if failure == "refused as busy" else "could not reach the server"
     expect(page.get_by_role("alert")).to_contain_text(said)
     expect(page.locator("#board")).to_have_attribute("data-ply", "0")
-    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    # Goes on: a ply or more, not exactly one, since the next ones follow each other quicker than the polling.
+    expect(page.locator("#board")).not_to_have_attribute("data-ply", "0")
     expect(page.get_by_role("alert")).to_have_count(0)
     assert len(failed) == 1
 
