@@ -245,7 +245,7 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         (112, 96, 110, 95, 111, 113, 97, 83, 127, 142, 98, 67, 109, 108, 140, 126),
         138,
         "X's ninth move, against ThreatSpace, on from the eighth-move entry at 140 above. The search plays 139: 3 of "
-        "the 11 games through here were lost in 7,900 (seeds 2026 to 2030 and 2036 to 2445; 2363, 2386 and 2420), "
+        "the 12 games through here were lost in 8,300 (seeds 2026 to 2030 and 2036 to 2445; 2363, 2386 and 2420), "
         "after ThreatSpace's 93 or 138. Played out from here, 139 lost 5 of 72, even with 138 booked as X's answer "
         "to 93 (125: 19 of 48; 99: 19 of 24; 143: 48 of 48). 138 lost none of 168, and 94 none of 168.",
     ),
@@ -257,8 +257,16 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         86,
         "X's nineteenth move, against ThreatSpace, on from the eighteenth-move entry at 84 above. O's broken three "
         "100-114-142 is to be blocked, and the search weighs only the middle, 128: 1 of the 2 games through here "
-        "was lost in 7,300 (seed 2386), and played out from here 128 lost 15 of 72. The two ends, 86 and 156, "
-        "each lost none of 168; a threat search of 40 times X's nodes finds no forced win for O after either.",
+        "was lost in 7,300 (seeds 2026 to 2030 and 2036 to 2395; 2386), and played out from here 128 lost 15 of "
+        "72. The two ends, 86 and 156, each lost none of 168; a threat search of 40 times X's nodes finds no "
+        "forced win for O after either.",
+    ),
+    (
+        (112, 96, 82, 95, 97, 67, 111, 110, 125, 83, 126, 127, 98, 140),
+        114,
+        "X's eighth move, against ThreatSpace. The search ties 84 and 114. In 9,300 games (seeds 2026 to 2030 and "
+        "2036 to 2495), 84 lost 2 of the 39 games through here (seeds 2075 and 2485, the same 25 plies) and 114 "
+        "none of 46; played out from here, in two runs of 24 and 48, 84 lost 3 and 9 and 114 none of either.",
     ),
 )
 # Past the book's longest entry, no position can be in it.
