@@ -268,6 +268,15 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "2036 to 2495), 84 lost 2 of the 39 games through here (seeds 2075 and 2485, the same 25 plies) and 114 "
         "none of 46; played out from here, in two runs of 24 and 48, 84 lost 3 and 9 and 114 none of either.",
     ),
+    (
+        (112, 96, 110, 97, 111, 109, 95, 79, 125, 140, 94, 65, 113, 114, 126, 142),
+        78,
+        "X's ninth move, against ThreatSpace, on from the eighth-move entry at 113 above, where ThreatSpace answered "
+        "114. The search ties 78 and 128. In 9,300 games (seeds 2026 to 2030 and 2036 to 2495), 128 lost 1 of the "
+        "26 games through here (seed 2046) and 78 none of 15; on the next new seeds, 128 lost 3 of the first 6 "
+        "(seeds 2497, 2503 and 2506: 2046's game again, its first stones in another order). Played out from here, "
+        "in two runs of 24 and 48, 128 lost 5 and 6 and 78 none of either.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
