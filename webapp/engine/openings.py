@@ -277,6 +277,14 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "(seeds 2497, 2503 and 2506: 2046's game again, its first stones in another order). Played out from here, "
         "in two runs of 24 and 48, 128 lost 5 and 6 and 78 none of either.",
     ),
+    (
+        (112, 96, 82, 97, 98, 111, 83, 126, 141, 81, 66, 114, 113, 68, 143, 128, 142, 140, 127, 99),
+        157,
+        "X's eleventh move, against ThreatSpace. The search ties 145 and 157. The one game through here in 10,300 "
+        "(seeds 2026 to 2030 and 2036 to 2545) took 145 and was lost (seed 2521); played out from here, in runs "
+        "of 24, 48 and 96, 145 lost 2, 1 and 2, and 157 none of any. 157 starts a forced win by threes in 31 "
+        "plies, which the threat search finds with a hundred times X's nodes, and not with forty.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
