@@ -273,7 +273,7 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         78,
         "X's ninth move, against ThreatSpace, on from the eighth-move entry at 113 above, where ThreatSpace answered "
         "114. The search ties 78 and 128. In 9,300 games (seeds 2026 to 2030 and 2036 to 2495), 128 lost 1 of the "
-        "26 games through here (seed 2046) and 78 none of 15; on the next new seeds, 128 lost 3 of the first 6 "
+        "26 games through here (seed 2046) and 78 none of 15; on the next 1,000 new seeds, 128 lost 3 of 12 "
         "(seeds 2497, 2503 and 2506: 2046's game again, its first stones in another order). Played out from here, "
         "in two runs of 24 and 48, 128 lost 5 and 6 and 78 none of either.",
     ),
