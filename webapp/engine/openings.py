@@ -285,6 +285,14 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "of 24, 48 and 96, 145 lost 2, 1 and 2, and 157 none of any. 157 starts a forced win by threes in 31 "
         "plies, which the threat search finds with a hundred times X's nodes, and not with forty.",
     ),
+    (
+        (112, 96, 110, 95, 111, 113, 97, 83, 127, 142, 98, 84, 109, 108, 125, 124),
+        126,
+        "X's ninth move, against ThreatSpace, on from the seventh-move entry at 109 above. The search plays 140: 2 "
+        "of the 17 games through here were lost in 10,300 (seeds 2026 to 2030 and 2036 to 2545; 2198 and 2538), "
+        "and played out from here 140 lost 4 of 24 and 2 of 48 (82, 93, 139, 153 and 157: 6, 5, 13, 18 and 1 of "
+        "24). 126 lost none of 168, and 141 none of 168.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
