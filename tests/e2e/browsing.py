@@ -1,5 +1,5 @@
-"""What the browser tests do again and again: choose the settings, start a game, click a square, and put a
-page back for the next test."""
+"""What the browser tests do again and again: choose the settings, start a game, click a square, put a page
+back for the next test, and measure where things are and whether they moved."""
 
 import re
 import time
@@ -135,3 +135,54 @@ def put_back(page: Page, attributes: set[str], options: dict) -> bool:
     except Exception:  # whatever went wrong, the page is closed instead of kept
         return False
     return True
+
+
+def box(page: Page, selector: str) -> dict:
+    """Where an element is on the page (not in the window, which scrolls)."""
+    expect(page.locator(selector)).to_be_visible()
+    # Found and measured in one script, in one task: a locator's element can be swapped out by htmx between
+    # being found and being measured, and a detached element measures 0 × 0 at the window's top.
+    return page.evaluate(
+        "s => { const r = document.querySelector(s).getBoundingClientRect();"
+        " return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height}; }",
+        selector,
+    )
+
+
+def on_first_screen(page: Page, selector: str) -> bool:
+    """Whether the element lies wholly on the first screen of the page, before any scrolling."""
+    found, height = box(page, selector), page.viewport_size["height"]
+    return found["width"] > 0 and found["y"] >= 0 and found["y"] + found["height"] <= height
+
+
+# Counts the page's layout shifts, as an init script: `open_page(init_script=f"({SHIFTS})()")`.
+SHIFTS = """() => {
+  window.layoutShift = 0;
+  window.shifted = [];  // what moved, to say so when a test fails
+  // From a moment on: entries reach the observer a little after their frame, so a reset alone could
+  // still count a shift from before it; each entry's own time decides instead.
+  window.shiftsFrom = 0;
+  window.countShiftsFromNow = () => {
+    window.shiftsFrom = performance.now();
+    window.layoutShift = 0;
+    window.shifted = [];
+    window.shiftedAtAll = [];
+  };
+  // Also every shift within half a second of a click, which a browser excuses as the click's doing: a slow
+  // answer comes later, and then the same shift counts (shiftedAtAll, for the tests that must not depend on that).
+  window.shiftedAtAll = [];
+  const words = text => text.replace(/\\s+/g, " ").trim().slice(0, 40);
+  new PerformanceObserver(list => {
+    for (const entry of list.getEntries()) if (entry.startTime >= window.shiftsFrom) {
+      const moved = entry.sources.map(s =>
+        Math.round(entry.startTime) + " ms, " +
+        (s.node && (s.node.id || s.node.className || s.node.nodeName)) +
+        (s.node && s.node.textContent ? " (" + words(s.node.textContent) + ")" : "") + ": " +
+        JSON.stringify(s.previousRect) + " -> " + JSON.stringify(s.currentRect));
+      window.shiftedAtAll.push(...moved);
+      if (entry.hadRecentInput) continue;
+      window.layoutShift += entry.value;
+      window.shifted.push(...moved);
+    }
+  }).observe({type: 'layout-shift', buffered: true});
+}"""

@@ -1,12 +1,11 @@
-"""Audits on every page and state, light and dark, phone and desktop: axe-core finds nothing, the
-layout never shifts, and no page scrolls sideways."""
+"""axe-core finds nothing in any state of a 3×3 game and on every other page, light and dark, phone and
+desktop; and a chart's words stay legible on a phone."""
 
-import functools
 import re
 
 import pytest
-from browsing import choose, click_cell, lose_to_the_computer, next_held, start, win_in_a_row
-from playwright.sync_api import Page, expect
+from browsing import choose, click_cell, lose_to_the_computer, next_held, start
+from playwright.sync_api import expect
 
 
 @pytest.mark.parametrize("width", [320, 1280])
@@ -63,45 +62,6 @@ def test_axe_finds_nothing_in_any_state_of_the_game(audit_page, live_server, axe
     axe(page, "computer vs computer, paused")
 
 
-@pytest.mark.parametrize("width", [320, 1280])
-@pytest.mark.parametrize("key", ["5x5", "15x15"])
-def test_axe_finds_nothing_in_a_game_on_a_bigger_board(audit_page, live_server, axe, key, width):
-    page = audit_page(width, has_touch=width == 320)
-    # On a phone a 15×15 board's squares are about 20 px: the essential-presentation exception of the
-    # target-size rule (WCAG 2.2, 2.5.8), and the rule alone, for those squares alone.
-    squares = "#cells-form" if key == "15x15" and width == 320 else None
-    axe = functools.partial(axe, essential_targets=squares)
-    start(page, live_server, Board=key, Mode="hvh")
-    axe(page, f"{key}: a fresh game, the settings open")
-    # On 5×5 a position the solver answers at once, with wins to show; on 15×15 one with nothing proved.
-    for cell in (12, 7) if key == "5x5" else (5, 6):
-        click_cell(page, cell)
-    expect(page.get_by_role("list", name="Moves").get_by_role("link")).to_have_count(2)
-    axe(page, f"{key}: mid-game, with the moves")
-    # Short values (W3, L2, D) and the hint's badges, whose words each square's name must hold (WCAG 2.5.3).
-    page.get_by_role("button", name="Hint").click()
-    expect(page.get_by_text(re.compile(r"^Hint: "))).to_be_visible()
-    axe(page, f"{key}: a hint")
-    page.get_by_role("button", name="Move values").click()
-    expect(page.locator(".value")).not_to_have_count(0)
-    axe(page, f"{key}: move values")
-    page.get_by_role("button", name="Move values").click()
-    expect(page.locator(".value")).to_have_count(0)
-    if key == "15x15" and width == 320:
-        # A finger's tap on a square too small for it opens the squares around it, magnified.
-        page.evaluate("window.scrollTo(0, 0)")
-        square = page.locator("#cell-112").bounding_box()
-        page.touchscreen.tap(square["x"] + square["width"] / 2, square["y"] + square["height"] / 2)
-        expect(page.get_by_role("dialog")).to_be_visible()
-        axe(page, f"{key}: the magnifier")
-        page.keyboard.press("Escape")
-        expect(page.get_by_role("dialog")).to_have_count(0)
-    page.get_by_role("button", name="New game").click()
-    expect(page.locator("#board")).to_have_attribute("data-ply", "0")
-    win_in_a_row(page, key)
-    axe(page, f"{key}: a win, struck through")
-
-
 LOST = "4.1.0.8.6.3.2"  # O answers the centre on an edge and loses to a fork
 PAGES = [
     "/tree?path=0&board=.........",  # a node open
@@ -130,134 +90,6 @@ def test_axe_finds_nothing_on_the_other_pages(audit_page, live_server, axe, widt
         page.goto(live_server + path)
         expect(page.get_by_role("heading", level=1)).to_be_visible()
         axe(page, path)
-
-
-SHIFTS = """() => {
-  window.layoutShift = 0;
-  window.shifted = [];  // what moved, to say so when a test fails
-  // From a moment on: entries reach the observer a little after their frame, so a reset alone could
-  // still count a shift from before it; each entry's own time decides instead.
-  window.shiftsFrom = 0;
-  window.countShiftsFromNow = () => {
-    window.shiftsFrom = performance.now();
-    window.layoutShift = 0;
-    window.shifted = [];
-    window.shiftedAtAll = [];
-  };
-  // Also every shift within half a second of a click, which a browser excuses as the click's doing: a slow
-  // answer comes later, and then the same shift counts (shiftedAtAll, for the tests that must not depend on that).
-  window.shiftedAtAll = [];
-  const words = text => text.replace(/\\s+/g, " ").trim().slice(0, 40);
-  new PerformanceObserver(list => {
-    for (const entry of list.getEntries()) if (entry.startTime >= window.shiftsFrom) {
-      const moved = entry.sources.map(s =>
-        Math.round(entry.startTime) + " ms, " +
-        (s.node && (s.node.id || s.node.className || s.node.nodeName)) +
-        (s.node && s.node.textContent ? " (" + words(s.node.textContent) + ")" : "") + ": " +
-        JSON.stringify(s.previousRect) + " -> " + JSON.stringify(s.currentRect));
-      window.shiftedAtAll.push(...moved);
-      if (entry.hadRecentInput) continue;
-      window.layoutShift += entry.value;
-      window.shifted.push(...moved);
-    }
-  }).observe({type: 'layout-shift', buffered: true});
-}"""
-
-
-def test_nothing_shifts_while_a_page_loads(browser, live_server):
-    for width in (1280, 320):
-        # A context of its own, not a kept page (open_page): what is measured is the page loading, from a cold cache.
-        context = browser.new_context(viewport={"width": width, "height": 800})
-        context.add_init_script(script=f"({SHIFTS})()")
-        page = context.new_page()
-        for path in ["/numbers", "/", "/tree?board=X...O....&path=8&pruning=1", "/tournament"]:
-            page.goto(live_server + path)
-            expect(page.get_by_role("heading", level=1)).to_be_attached()
-            if path == "/numbers":
-                figures = page.get_by_role("table", name="Games and positions of tic-tac-toe")
-                expect(figures).to_be_visible(timeout=20_000)  # counted on the first visit, in this server
-            page.wait_for_load_state("networkidle")
-            assert page.evaluate("layoutShift") == 0, f"{path} at {width} px: {page.evaluate('shifted')}"
-        context.close()
-
-
-# Where a page is cut for a first paint that comes before the rest: evenly through it, inside its menu (links
-# spread over their row), and just before the game's mode dropdown (which decides which fields show).
-CUT_MARKS = ['<nav class="site-nav"', '<a href="/tree">', '<a href="/tournament">', '<details class="setup-panel"']
-SHOWN = """() => {
-  // Each element shown, by its place in the document, with its box: what a first paint drew, and where.
-  const place = el => {
-    const path = [];
-    for (; el.parentElement; el = el.parentElement)
-      path.unshift(el.tagName + ':' + Array.prototype.indexOf.call(el.parentElement.children, el));
-    return path.join('/');
-  };
-  const shown = {};
-  for (const el of document.body.querySelectorAll('*'))
-    if (el.checkVisibility({visibilityProperty: true, opacityProperty: true}))
-      shown[place(el)] = JSON.stringify(el.getBoundingClientRect());
-  return shown;
-}"""
-
-
-@pytest.mark.parametrize("width", [320, 1280])
-@pytest.mark.parametrize("path", ["/", "/numbers", "/tournament"])
-def test_nothing_a_first_paint_shows_moves_when_the_rest_of_the_page_arrives(open_page, live_server, path, width):
-    # A browser may paint a page before it has all of it (on a busy machine it did: a menu's links spread over
-    # their row moved as the next came, a table's columns widened as its longest row came, the fields of every
-    # mode showed until the mode's dropdown came). Here the page is cut in many places: whatever a first paint
-    # of the part shows must be shown, at the same place, on the whole page.
-    page = open_page(viewport={"width": width, "height": 800})
-    page.goto(live_server + path)
-    whole = page.evaluate(SHOWN)
-    html = page.request.get(live_server + path).text()
-    body = html.index("<body")
-    cuts = {body + (len(html) - body) * i // 8 for i in range(1, 8)}
-    cuts |= {html.index(mark) for mark in CUT_MARKS if mark in html}
-    for cut in sorted(cuts):
-        page.route(live_server + "/first-paint", functools.partial(serve, html[:cut]))
-        page.goto(live_server + "/first-paint")
-        moved = {place: box for place, box in page.evaluate(SHOWN).items() if whole.get(place) != box}
-        assert moved == {}, f"{path} at {width} px, cut before {html[cut : cut + 40]!r}"
-        page.unroute(live_server + "/first-paint")
-
-
-def serve(body: str, route) -> None:
-    route.fulfill(body=body, content_type="text/html")
-
-
-def test_in_a_browser_that_draws_as_it_parses_the_fields_are_those_of_the_mode_drawn(page: Page, live_server):
-    # A browser without :has() draws a page as it parses it (the page-end mark cannot hide it). Which fields
-    # show is chosen by the mode's dropdown, which comes after the game's buttons; until it arrives, the mode the
-    # server drew decides, or a first paint shows every mode's fields and the buttons then jump up.
-    def first_paint() -> None:
-        html = page.request.get(live_server + "/").text()
-        head = html[: html.index('<details class="setup-panel"')]
-        page.route(live_server + "/first-paint", lambda route: route.fulfill(body=head, content_type="text/html"))
-        page.goto(live_server + "/first-paint")
-        expect(page.locator("#mode")).to_have_count(0)
-        page.add_style_tag(content="body { visibility: visible !important; }")  # as if :has() were unknown
-
-    first_paint()
-    expect(page.get_by_role("combobox", name="Difficulty")).to_be_visible()
-    expect(page.get_by_role("combobox", name="X plays")).to_be_hidden()
-    page.goto(live_server + "/")
-    choose(page, Mode="cvc")
-    first_paint()
-    expect(page.get_by_role("combobox", name="X plays")).to_be_visible()
-    expect(page.get_by_role("combobox", name="Difficulty")).to_be_hidden()
-
-
-def test_a_computer_game_shifts_nothing(open_page, live_server):
-    page = open_page(init_script=f"({SHIFTS})()")
-    page.goto(live_server + "/")
-    choose(page, Mode="cvc")
-    # Choosing the mode changes the fields and the buttons: asked for, and on a slow machine its answer can
-    # come later than the half second a browser excuses. What is measured is the game that then plays itself.
-    expect(page.get_by_role("button", name="Pause")).to_be_visible()
-    page.evaluate("countShiftsFromNow()")
-    expect(page.locator("#board")).not_to_have_attribute("data-status", "playing", timeout=15_000)
-    assert page.evaluate("layoutShift") == 0, page.evaluate("shifted")
 
 
 @pytest.mark.parametrize("path", ["/numbers/figures", "/tournament"])

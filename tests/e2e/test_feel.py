@@ -1,153 +1,15 @@
-"""How the game feels: the first screen, a board that never moves, instant marks, no lost click,
-the keyboard, and the end of a game."""
+"""How the game feels: every status line fits, instant marks, no lost click, the keyboard, the end of a game,
+and controls and hints that fit a phone."""
 
 import re
 
 import pytest
-from browsing import board, choose, click_cell, finished, fold, lose_to_the_computer, next_held, play_out, start
+from browsing import SHIFTS, board, box, choose, click_cell, lose_to_the_computer, next_held, on_first_screen, start
 from playwright.sync_api import Page, expect
-from test_audit import SHIFTS
 
 from webapp.engine.rules import cell_name
 from webapp.match import Settings, Table
 from webapp.present import headline
-
-
-def box(page: Page, selector: str) -> dict:
-    """Where an element is on the page (not in the window, which scrolls)."""
-    expect(page.locator(selector)).to_be_visible()
-    # Found and measured in one script, in one task: a locator's element can be swapped out by htmx between
-    # being found and being measured, and a detached element measures 0 × 0 at the window's top.
-    return page.evaluate(
-        "s => { const r = document.querySelector(s).getBoundingClientRect();"
-        " return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height}; }",
-        selector,
-    )
-
-
-def on_first_screen(page: Page, selector: str) -> bool:
-    """Whether the element lies wholly on the first screen of the page, before any scrolling."""
-    found, height = box(page, selector), page.viewport_size["height"]
-    return found["width"] > 0 and found["y"] >= 0 and found["y"] + found["height"] <= height
-
-
-# What a player needs without scrolling or opening anything: the game, the two settings changed most, New game
-# and the game's buttons; at the end, Play again beside Review.
-DURING = ["#status", "#board", "#board-size", "#difficulty", "#new-game-button", "#undo-button", "#hint-button"]
-AT_THE_END = ["#status", "#board", "#again-button", "#review-button", "#board-size", "#difficulty", "#undo-button"]
-
-
-@pytest.mark.parametrize("size", [(320, 640), (360, 740), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_first_screen_holds_the_board_the_settings_and_the_game_buttons(open_page, live_server, size, shoot):
-    width, height = size
-    page = open_page(viewport={"width": width, "height": height})
-    page.goto(live_server + "/")
-    # The level is named in words in its dropdown, which is no fold away.
-    expect(page.get_by_role("combobox", name="Difficulty")).to_have_value("one-ply")
-    expect(page.locator("#difficulty option:checked")).to_have_text("Medium")
-    expect(page.get_by_role("combobox", name="Board")).to_be_visible()
-    while not finished(page):
-        for selector in DURING:
-            assert on_first_screen(page, selector), f"{selector} below the fold at {size}"
-        click_cell(page, next(i for i, c in enumerate(board(page)) if c == "."))
-    for selector in AT_THE_END:
-        assert on_first_screen(page, selector), f"{selector} below the fold at the end, at {size}"
-    shoot(page, f"first-screen-{width}x{height}")
-    # The biggest board, mid-game (a new board after the end asks nothing).
-    page.get_by_role("combobox", name="Board").select_option("15x15")
-    expect(page.locator("#board .cell")).to_have_count(225)
-    click_cell(page, 112)
-    for selector in DURING:
-        assert on_first_screen(page, selector), f"{selector} below the fold on 15×15 at {size}"
-    shoot(page, f"first-screen-15x15-{width}x{height}")
-
-
-def test_the_board_never_moves_during_a_game(open_page, live_server):
-    page = open_page(viewport={"width": 320, "height": 640})
-    start(page, live_server, Difficulty="minimax")
-    place = box(page, "#board")
-    status = box(page, "#status")
-
-    def steady(where: str) -> None:
-        assert box(page, "#board") == place, where
-        assert box(page, "#status") == status, where
-
-    # The longest lines a phone shows: the computer's reply, a hint, a refusal, move values.
-    click_cell(page, 0)
-    steady("after a move and the computer's reply")
-    page.get_by_role("button", name="Hint").click()
-    expect(page.get_by_text(re.compile(r"^Hint: "))).to_be_visible()
-    steady("with a hint")
-    choose(page, Mode="hvh")
-    expect(page.get_by_role("button", name="Start the new game")).to_be_visible()
-    steady("with a question")
-    page.get_by_role("link", name="Keep playing").click()
-    expect(page.get_by_role("button", name="Start the new game")).to_have_count(0)
-    page.locator("#board .cell[aria-disabled='true']").first.click(force=True)
-    expect(page.get_by_role("alert")).to_be_visible()
-    steady("with a refusal")
-    page.get_by_role("button", name="Move values").click()
-    expect(page.locator(".value")).not_to_have_count(0)
-    steady("with move values")
-    play_out(page)
-    expect(page.get_by_role("button", name="Play again", exact=True)).to_be_visible()
-    steady("at the end")
-    # Computer vs Computer: a line for every move, a pause, a step.
-    choose(page, Mode="cvc")
-    expect(page.get_by_role("status")).to_have_text(re.compile(r"took"))
-    steady("while the computers play")
-    page.get_by_role("button", name="Pause").click()
-    expect(page.get_by_role("status")).to_contain_text("Paused.")
-    steady("paused")
-
-
-@pytest.mark.parametrize("width", [320, 1280])
-@pytest.mark.parametrize("key", ["4x4", "7x7", "15x15"])
-def test_a_bigger_board_never_moves_and_nothing_shifts(open_page, live_server, key, width):
-    page = open_page(init_script=f"({SHIFTS})()", viewport={"width": width, "height": 800})
-    start(page, live_server, Board=key, Mode="hvh")
-    fold(page)  # as a player sees the page
-    page.wait_for_load_state("networkidle")
-    # From here on: the settings' own summary changes its length with the settings chosen above.
-    page.evaluate("countShiftsFromNow()")
-    place, status = box(page, "#board"), box(page, "#status")
-
-    def steady(where: str) -> None:
-        assert box(page, "#board") == place, f"{key} at {width} px, {where}"
-        assert box(page, "#status") == status, f"{key} at {width} px, {where}"
-
-    def only_the_footer_moved() -> None:
-        # Every shift, within a click's half second or not: a browser excuses those as the click's doing, so
-        # counted its way this test passed or failed with the machine's load (an answer that came late on a
-        # loaded run made the same shift count). The footer alone may move: it sits below the move list, which
-        # grows with the game, and at 1280 px it is in view.
-        moved = [shift for shift in page.evaluate("shiftedAtAll") if " ms, site-footer " not in shift]
-        assert moved == [], "\n".join(moved)
-
-    click_cell(page, 5)
-    click_cell(page, 0)
-    steady("after two moves")
-    page.locator("#board .cell[aria-disabled='true']").first.click(force=True)
-    expect(page.get_by_role("alert")).to_be_visible()
-    steady("with a refusal")
-    only_the_footer_moved()
-    page.get_by_role("button", name="Hint").click()
-    expect(page.get_by_text(re.compile(r"^Hint: "))).to_be_visible()
-    steady("with a hint")
-    page.get_by_role("button", name="Move values").click()
-    expect(page.locator(".value")).not_to_have_count(0)
-    steady("with move values")
-    page.get_by_role("button", name="Move values").click()
-    expect(page.locator(".value")).to_have_count(0)
-    # On the big boards a hint and move values open the threats beside the board, under the buttons that asked
-    # for them, and what follows moves down while they are open: asked for, so not counted from here on.
-    page.wait_for_load_state("networkidle")
-    page.evaluate("countShiftsFromNow()")
-    page.get_by_role("button", name="Undo").click()
-    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
-    click_cell(page, 0)
-    page.wait_for_load_state("networkidle")
-    only_the_footer_moved()
 
 
 def every_headline() -> set[str]:
