@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run test fuzz memory soak costs busy mutate lint format bench stats tournament strength load scale scale-up capacity lighthouse chromium haproxy book clean
+.PHONY: run test screenshots fuzz memory soak costs busy mutate lint format bench stats tournament strength load scale scale-up capacity lighthouse chromium haproxy book clean
 
 run: $(VENV)/.installed
 	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
@@ -13,6 +13,10 @@ run: $(VENV)/.installed
 # (the production tests' gunicorn, the browser's live server) start once per worker, not once per test.
 test: $(VENV)/.installed-test chromium haproxy lint
 	$(BIN)/python -m pytest -n auto --dist loadfile
+
+# The browser tests again, saving a screenshot of each main state to artifacts/screenshots/ to look at.
+screenshots: $(VENV)/.installed-test chromium
+	SCREENSHOTS=1 $(BIN)/python -m pytest -n auto --dist loadfile tests/e2e
 
 # The property-based fuzz tests with many more examples than `make test` gives them.
 fuzz: $(VENV)/.installed-test

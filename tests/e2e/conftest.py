@@ -1,5 +1,6 @@
 """Browser tests: Debian's Chromium, driven by Playwright, against the app on a loopback port."""
 
+import os
 import time
 from pathlib import Path
 
@@ -146,7 +147,11 @@ def console_errors(page):
 
 @pytest.fixture
 def shoot():
-    """Save a screenshot of a page to the ignored artifacts folder, to look at."""
+    """Save a screenshot of a page to the ignored artifacts folder, to look at, when SCREENSHOTS=1 is set (as
+    `make screenshots` does). They are for a person's eyes and no test reads them; taking them cost the browser
+    tests about a sixth of their time, so `make test` leaves them out."""
+    if os.environ.get("SCREENSHOTS") != "1":
+        return lambda page, name: None
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
     def save(page, name: str) -> None:
