@@ -730,6 +730,22 @@ def test_the_first_players_move_stops_at_its_nodes_and_is_the_same_every_time():
     assert (first.best, first.depth, first.scores) == (again.best, again.depth, again.scores)
 
 
+# X's seventh move in a game of seed 2673013: a clock running a fifth slow cut the defences' share, and X played 127
+# and lost, where 82, its move at the usual speed, won 355 of 357 games (docs/engine.md).
+SEVENTH = grid(15, "", "", "", "..........O", ".........X", "........X", ".....OOX", "....OXXXO", ".....O")
+
+
+def test_the_first_players_move_does_not_change_with_a_slower_clock_short_of_its_whole_budget():
+    frozen = search(game_of(SEVENTH), dataclasses.replace(hard.DEFAULT_BUDGET, clock=lambda: 0.0))
+    # Each reading 5 ms later: the move's hundred or so readings pass every share's fraction of the 0.75 s, the
+    # defences' 0.41 s among them, and stay short of the whole. The shares end by nodes alone, so nothing changes.
+    ticks = itertools.count()
+    slow = search(game_of(SEVENTH), dataclasses.replace(hard.DEFAULT_BUDGET, clock=lambda: next(ticks) * 0.005))
+    assert frozen.best == (82,)
+    assert (slow.best, slow.depth, slow.nodes, slow.scores) == (frozen.best, frozen.depth, frozen.nodes, frozen.scores)
+    assert 0.41 < slow.seconds < hard.DEFAULT_BUDGET.seconds
+
+
 @pytest.mark.parametrize(
     ("moves", "depth"),
     [

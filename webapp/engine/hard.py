@@ -125,7 +125,8 @@ class Budget:
     does not start deeper iterations there. The iteration started last still runs until it ends or the time
     limits stop it, so the clock can still cut it (scripts/opening_clock.py measures how often).
 
-    ``first_nodes``, if given, is the first player's (X's) budget of nodes: see ``for_mover``.
+    ``first_nodes``, if given, is the first player's (X's) budget of nodes: see ``for_mover``. Its steps then end
+    by their shares of the nodes alone (``shares_by_clock`` false): the seconds bound only the move as a whole.
     """
 
     seconds: float | None = None
@@ -143,6 +144,7 @@ class Budget:
     first_nodes: int | None = None
     early_stones: int = 0
     early_nodes: int = 0
+    shares_by_clock: bool = True
 
     def for_mover(self, mover: str) -> Budget:
         """The budget of a move by ``mover``: the first player's stops at ``first_nodes`` nodes too, if given.
@@ -154,14 +156,21 @@ class Budget:
         700, and giving the checks a fifth of the nodes lost 5 of 78 where it lost 1 (docs/engine.md). As O the
         same budget lost 30 of 119, so the second player keeps the clock and the opening's counts.
 
+        Each step's share of the move ends by nodes alone, not by the clock's fraction as well: a clock that ran a
+        fifth slower than usual cut the defences' share short and changed X's move, and two games of 1,000 were
+        lost that way where the same position, as fast as usual, won 355 of 357 (docs/engine.md). The seconds
+        still end the whole move, on a machine about twice as slow as the one measured.
+
         >>> budget = Budget(seconds=0.75, opening_stones=12, first_nodes=24_000)
         >>> budget.for_mover("X").nodes, budget.for_mover("X").opening_stones, budget.for_mover("O") is budget
         (24000, 0, True)
+        >>> budget.for_mover("X").shares_by_clock, budget.for_mover("O").shares_by_clock
+        (False, True)
         """
         if mover != "X" or self.first_nodes is None:
             return self
         nodes = self.first_nodes if self.nodes is None else min(self.nodes, self.first_nodes)
-        return replace(self, nodes=nodes, start_fraction=1.0, opening_stones=0, first_nodes=None)
+        return replace(self, nodes=nodes, start_fraction=1.0, opening_stones=0, first_nodes=None, shares_by_clock=False)
 
 
 # What a move costs the server: the default budget of the Hard level. It fits inside a request's own deadline
@@ -277,9 +286,12 @@ class Search:
         return budget.opening_nodes
 
     def until(self, fraction: float) -> float | None:
-        """The clock reading at ``fraction`` of the budget's seconds (None without seconds)."""
+        """The clock reading at ``fraction`` of the budget's seconds; None without seconds, or where the shares
+        end by nodes alone (``Budget.shares_by_clock``)."""
         seconds = self.budget.seconds
-        return None if seconds is None else self.meter.start + seconds * fraction
+        if seconds is None or not self.budget.shares_by_clock:
+            return None
+        return self.meter.start + seconds * fraction
 
     # --- the threat searches ---------------------------------------------------------------------
 
