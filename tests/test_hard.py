@@ -730,8 +730,8 @@ def test_the_first_players_move_stops_at_its_nodes_and_is_the_same_every_time():
     assert (first.best, first.depth, first.scores) == (again.best, again.depth, again.scores)
 
 
-# X's seventh move in a game of seed 2673013: a clock running a fifth slow cut the defences' share, and X played 127
-# and lost, where 82, its move at the usual speed, won 355 of 357 games (docs/engine.md).
+# X's seventh move in a game of seed 2673013: a clock running slow cut the defences' share, and X played 127 and
+# lost, where 82, its move at the usual speed, won 360 of 362 games (docs/engine.md).
 SEVENTH = grid(15, "", "", "", "..........O", ".........X", "........X", ".....OOX", "....OXXXO", ".....O")
 
 

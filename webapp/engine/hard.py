@@ -156,10 +156,10 @@ class Budget:
         700, and giving the checks a fifth of the nodes lost 5 of 78 where it lost 1 (docs/engine.md). As O the
         same budget lost 30 of 119, so the second player keeps the clock and the opening's counts.
 
-        Each step's share of the move ends by nodes alone, not by the clock's fraction as well: a clock that ran a
-        fifth slower than usual cut the defences' share short and changed X's move, and two games of 1,000 were
-        lost that way where the same position, as fast as usual, won 355 of 357 (docs/engine.md). The seconds
-        still end the whole move, on a machine about twice as slow as the one measured.
+        Each step's share of the move ends by nodes alone, not by the clock's fraction as well: a clock running 1.2
+        to 2 times slow (a busy host) cut the defences' share and others short and changed X's move. Two games of
+        1,000 were lost that way, at positions whose usual move won 360 of 362 and 339 of 340 games
+        (docs/engine.md). The seconds still end the whole move, on a machine about twice as slow as this one.
 
         >>> budget = Budget(seconds=0.75, opening_stones=12, first_nodes=24_000)
         >>> budget.for_mover("X").nodes, budget.for_mover("X").opening_stones, budget.for_mover("O") is budget
