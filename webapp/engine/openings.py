@@ -293,6 +293,13 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "and played out from here 140 lost 4 of 24 and 2 of 48 (82, 93, 139, 153 and 157: 6, 5, 13, 18 and 1 of "
         "24). 126 lost none of 168, and 141 none of 168.",
     ),
+    (
+        (112, 96, 82, 97, 98, 111, 83, 81, 126, 84, 94, 113, 65, 114, 129, 115, 110, 142, 100, 79),
+        140,
+        "X's eleventh move, against ThreatSpace. The search ties 78 and 140. In 14,300 games (seeds 2026 to 2030 "
+        "and 2036 to 2745) 13 came through here: 140 won 9 of 9, and 78 won 3 and lost 1 (seed 2739). Played out "
+        "from here, 78 lost 9 of 72, and 140 none of 72 and none of 96 more.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
