@@ -744,6 +744,10 @@ def test_the_first_players_move_does_not_change_with_a_slower_clock_short_of_its
     assert frozen.best == (82,)
     assert (slow.best, slow.depth, slow.nodes, slow.scores) == (frozen.best, frozen.depth, frozen.nodes, frozen.scores)
     assert 0.41 < slow.seconds < hard.DEFAULT_BUDGET.seconds
+    # The second player's budget is of seconds, and its steps keep their fractions of them.
+    for mover, limited in (("X", False), ("O", True)):
+        s = hard.Search(game_of(SEVENTH), hard.DEFAULT_BUDGET.for_mover(mover))
+        assert (s.until(hard.DEFAULT_BUDGET.defence_fraction) is not None) == limited
 
 
 @pytest.mark.parametrize(

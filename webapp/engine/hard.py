@@ -125,8 +125,8 @@ class Budget:
     does not start deeper iterations there. The iteration started last still runs until it ends or the time
     limits stop it, so the clock can still cut it (scripts/opening_clock.py measures how often).
 
-    ``first_nodes``, if given, is the first player's (X's) budget of nodes: see ``for_mover``. Its steps then end
-    by their shares of the nodes alone (``shares_by_clock`` false): the seconds bound only the move as a whole.
+    ``first_nodes``, if given, is the first player's (X's) budget of nodes: see ``for_mover``. A budget of nodes ends
+    each step by its share of them (``Search.share``); where it has seconds too, they end only the move as a whole.
     """
 
     seconds: float | None = None
@@ -144,7 +144,6 @@ class Budget:
     first_nodes: int | None = None
     early_stones: int = 0
     early_nodes: int = 0
-    shares_by_clock: bool = True
 
     def for_mover(self, mover: str) -> Budget:
         """The budget of a move by ``mover``: the first player's stops at ``first_nodes`` nodes too, if given.
@@ -164,13 +163,11 @@ class Budget:
         >>> budget = Budget(seconds=0.75, opening_stones=12, first_nodes=24_000)
         >>> budget.for_mover("X").nodes, budget.for_mover("X").opening_stones, budget.for_mover("O") is budget
         (24000, 0, True)
-        >>> budget.for_mover("X").shares_by_clock, budget.for_mover("O").shares_by_clock
-        (False, True)
         """
         if mover != "X" or self.first_nodes is None:
             return self
         nodes = self.first_nodes if self.nodes is None else min(self.nodes, self.first_nodes)
-        return replace(self, nodes=nodes, start_fraction=1.0, opening_stones=0, first_nodes=None, shares_by_clock=False)
+        return replace(self, nodes=nodes, start_fraction=1.0, opening_stones=0, first_nodes=None)
 
 
 # What a move costs the server: the default budget of the Hard level. It fits inside a request's own deadline
@@ -286,10 +283,10 @@ class Search:
         return budget.opening_nodes
 
     def until(self, fraction: float) -> float | None:
-        """The clock reading at ``fraction`` of the budget's seconds; None without seconds, or where the shares
-        end by nodes alone (``Budget.shares_by_clock``)."""
+        """The clock reading at ``fraction`` of the budget's seconds; None without seconds, or where a budget of
+        nodes ends each step by its share of them (``share``), the seconds ending only the whole move."""
         seconds = self.budget.seconds
-        if seconds is None or not self.budget.shares_by_clock:
+        if seconds is None or self.budget.nodes is not None:
             return None
         return self.meter.start + seconds * fraction
 
