@@ -8,8 +8,10 @@ opponent (``scripts/play_out.py``), and the book keeps one that lost least where
 clearly more. Every entry says what was measured; ``docs/engine.md`` says how (*An opening book*, and for
 X's lost lines that recur, *Recurring lines, booked* and *Coin flips*). The book is looked up before the
 threat search, so no entry stands where a deeper threat search finds a win, unless the entry is that win's
-first move. A few entries lie past the opening, on lines ThreatSpace's choices lead to again and again; some
-settle a tie, where the search rates two moves the same and the game's random generator picks one.
+first move, or that move lost when played out because Hard, within its budget, does not follow the win on (one
+entry, which ``tests/test_openings.py`` names). A few entries lie past the opening, on lines ThreatSpace's choices
+lead to again and again; some settle a tie, where the search rates two moves the same and the game's random
+generator picks one.
 
 An entry is a real game's moves up to the position (cells as the match logs write them), and the reply
 in the same orientation. It stands for all eight images of the position (its rotations and
@@ -299,6 +301,15 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "X's eleventh move, against ThreatSpace. The search ties 78 and 140. In 14,300 games (seeds 2026 to 2030 "
         "and 2036 to 2745) 13 came through here: 140 won 9 of 9, and 78 won 3 and lost 1 (seed 2739). Played out "
         "from here, 78 lost 9 of 72, and 140 none of 72 and none of 96 more.",
+    ),
+    (
+        (112, 96, 82, 97, 98, 111, 83, 126, 141, 81, 66, 114, 50, 34, 113, 68, 143, 128, 142, 140, 127, 99, 157, 172),
+        129,
+        "X's thirteenth move, against ThreatSpace. The search ties 129 and 145. In 15,300 games (seeds 2026 to 2030 "
+        "and 2036 to 2795) 5 came through here: 129 won 4 of 4, and 145 lost 1 of 1 (seed 2794). Played out from "
+        "here, 145 lost 22 of 72, and 129 none of 72 and none of 96 more. A threat search given all of X's 24,000 "
+        "nodes proves a win by threes in 21 plies from 144. Hard's own has 2,880 of them and does not find it, nor, "
+        "once 144 is played, the win's later moves: played out, 144 lost 27 of 72.",
     ),
 )
 # Past the book's longest entry, no position can be in it.
