@@ -311,6 +311,16 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "nodes proves a win by threes in 21 plies from 144. Hard's own has 2,880 of them and does not find it, nor, "
         "once 144 is played, the win's later moves: played out, 144 lost 27 of 72.",
     ),
+    (
+        (
+            *(112, 96, 82, 97, 98, 111, 83, 84, 66, 50, 68, 113, 67, 65, 81, 53, 80, 79, 130, 114),
+            *(69, 70, 51, 35, 36, 21, 63, 22, 20, 94, 52, 4),
+        ),
+        115,
+        "X's seventeenth move, against ThreatSpace. The search ties 38 and 115. In 16,300 games (seeds 2026 to 2030 "
+        "and 2036 to 2845) 2 came through here: 115 won (seed 2357), and 38 lost (seed 2799). Played out from "
+        "here, 38 lost 72 of 72, and 115 none of 72.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
