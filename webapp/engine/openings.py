@@ -321,6 +321,18 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "and 2036 to 2845) 2 came through here: 115 won (seed 2357), and 38 lost (seed 2799). Played out from "
         "here, 38 lost 72 of 72, and 115 none of 72.",
     ),
+    (
+        (
+            *(112, 96, 110, 97, 111, 109, 95, 79, 125, 140, 94, 78, 113, 114, 127, 128, 142, 172, 124, 126),
+            *(80, 65, 143, 159, 66, 108, 99, 141, 52, 38, 93, 174, 85, 71, 92, 91, 144, 160, 146, 145),
+            *(173, 162, 158, 190, 188, 203, 175, 177, 161, 147, 192, 86, 116, 117, 132, 131, 103, 56, 102, 130),
+            *(100, 101, 41, 148, 176, 55, 53, 51, 37, 70),
+        ),
+        206,
+        "X's thirty-sixth move, against ThreatSpace. The search ties 69, 84 and 206. In 16,300 games (seeds 2026 to "
+        "2030 and 2036 to 2845) 3 came through here: 206 won 2 of 2 (seeds 2076 and 2596), and 84 lost 1 of 1 (seed "
+        "2809). Played out from here, 84 lost 48 of 48, 69 lost 8 and drew 15, and 206 won all 48.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
