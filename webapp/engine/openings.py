@@ -305,11 +305,11 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
     (
         (112, 96, 82, 97, 98, 111, 83, 126, 141, 81, 66, 114, 50, 34, 113, 68, 143, 128, 142, 140, 127, 99, 157, 172),
         129,
-        "X's thirteenth move, against ThreatSpace. The search ties 129 and 145. In 15,300 games (seeds 2026 to 2030 "
-        "and 2036 to 2795) 5 came through here: 129 won 4 of 4, and 145 lost 1 of 1 (seed 2794). Played out from "
-        "here, 145 lost 22 of 72, and 129 none of 72 and none of 96 more. A threat search given all of X's 24,000 "
-        "nodes proves a win by threes in 21 plies from 144. Hard's own has 2,880 of them and does not find it, nor, "
-        "once 144 is played, the win's later moves: played out, 144 lost 27 of 72.",
+        "X's thirteenth move, against ThreatSpace. The search ties 129 and 145. In 16,300 games (seeds 2026 to 2030 "
+        "and 2036 to 2845) 7 came through here: 129 won 5 of 5, and 145 lost 2 of 2 (seeds 2794 and 2807). Played "
+        "out from here, 145 lost 22 of 72, and 129 none of 72 and none of 96 more. A threat search given all of X's "
+        "24,000 nodes proves a win by threes in 21 plies from 144. Hard's own has 2,880 of them and does not find "
+        "it, nor, once 144 is played, the win's later moves: played out, 144 lost 27 of 72.",
     ),
     (
         (
