@@ -331,7 +331,8 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         206,
         "X's thirty-sixth move, against ThreatSpace. The search ties 69, 84 and 206. In 16,300 games (seeds 2026 to "
         "2030 and 2036 to 2845) 3 came through here: 206 won 2 of 2 (seeds 2076 and 2596), and 84 lost 1 of 1 (seed "
-        "2809). Played out from here, 84 lost 48 of 48, 69 lost 8 and drew 15, and 206 won all 48.",
+        "2809). Played out from here, 84 lost 48 of 48, 69 lost 8 and drew 15, and 206 won all 48. Replayed with "
+        "206, seed 2809's game was lost all the same, 24 plies later, past two more ties of the search.",
     ),
 )
 # Past the book's longest entry, no position can be in it.
