@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from webapp.engine import hard
-from webapp.engine.big import game_for
+from webapp.engine.gomoku import Gomoku
 from webapp.match import replay
 
 SPEEDS = (1.0, 1.2, 1.4, 1.7, 2.0)
@@ -30,7 +30,7 @@ SPEEDS = (1.0, 1.2, 1.4, 1.7, 2.0)
 
 def move_with(moves: list[int], clock: Callable[[], float]) -> hard.Result:
     """Hard's choice after ``moves`` (cells, in order) with the shipped budget, read on ``clock``."""
-    game = game_for(replay(tuple(moves), "15x15").board)
+    game = Gomoku.for_board(replay(tuple(moves), "15x15").board)
     return hard.search(game, dataclasses.replace(hard.DEFAULT_BUDGET, clock=clock))
 
 

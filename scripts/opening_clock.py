@@ -20,8 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from webapp.bench import game_positions
-from webapp.engine import big, hard
+from webapp.engine import hard
 from webapp.engine.boards import BY_KEY
+from webapp.engine.gomoku import Gomoku
 
 
 def main() -> None:
@@ -41,10 +42,10 @@ def main() -> None:
     clockless = dataclasses.replace(hard.DEFAULT_BUDGET, seconds=60.0)
     counts = {"X": [0, 0, 0], "O": [0, 0, 0]}  # positions, depth cut by the clock, another move
     for board in boards:
-        game = big.game_for(board)
+        game = Gomoku.for_board(board)
         side = game.mover
         shipped = hard.search(game, hard.DEFAULT_BUDGET)
-        free = hard.search(big.game_for(board), clockless)
+        free = hard.search(Gomoku.for_board(board), clockless)
         counts[side][0] += 1
         counts[side][1] += shipped.depth != free.depth
         counts[side][2] += shipped.best != free.best

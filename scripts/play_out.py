@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from webapp import strength
 from webapp.engine import hard
-from webapp.engine.big import game_for
 from webapp.engine.boards import BY_KEY
+from webapp.engine.gomoku import Gomoku
 from webapp.match import replay
 
 SPEC = BY_KEY["15x15"]
@@ -60,7 +60,7 @@ def main() -> None:
     if args.replies:
         replies = [int(cell) for cell in args.replies.split(",")]
     else:
-        game = game_for(replay(tuple(moves), SPEC.key).board)
+        game = Gomoku.for_board(replay(tuple(moves), SPEC.key).board)
         found = hard.search(game, dataclasses.replace(hard.DEFAULT_BUDGET, seconds=3.0))
         replies = sorted(found.scores, key=lambda move: -found.scores[move])[:8] or list(found.best)
     tasks = [(moves, reply, args.opponent, args.seed + game) for reply in replies for game in range(args.games)]

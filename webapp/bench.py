@@ -10,8 +10,9 @@ import sys
 import time
 from dataclasses import dataclass
 
-from webapp.engine import big, hard
+from webapp.engine import hard
 from webapp.engine.boards import Board
+from webapp.engine.gomoku import Gomoku
 from webapp.engine.levels import playable
 from webapp.engine.rules import Position, other, parse
 from webapp.solver import choose_move
@@ -280,7 +281,7 @@ def time_top_level(spec: Board, boards: list[str]) -> MoveTiming:
             continue
         start = time.process_time()
         playable(board)  # the validation every request pays
-        result = hard.search(big.game_for(board))
+        result = hard.search(Gomoku.for_board(board))
         times.append(time.process_time() - start)
         if times[-1] >= max(times):
             worst_board = board

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from webapp.engine import hard, pacing
-from webapp.engine.boards import board_for
 from webapp.engine.gomoku import FOUR_W, THREE_W, Gomoku
 from webapp.engine.rules import other
 from webapp.engine.vct import DEPTH, Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
@@ -27,12 +26,6 @@ from webapp.engine.vct import DEPTH, Exhausted, ForcedWin, Meter, OutOfBudget, T
 THREAT = 10**8
 
 UNCLEAR = ("unclear", None)
-
-
-def game_for(board: str) -> Gomoku:
-    """The threat-tracking board for ``board``, which the caller has already validated."""
-    spec = board_for(board)
-    return Gomoku.from_text(board, spec.n, spec.k)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,9 +61,9 @@ class View:
 def candidates(board: str, level: str, budget: hard.Budget | None = None) -> tuple[int, ...]:
     """The moves ``level`` picks among in a valid, unfinished ``board``."""
     if level == "random":
-        return tuple(game_for(board).legal())
+        return tuple(Gomoku.for_board(board).legal())
     if level == "one-ply":
-        return one_ply(game_for(board))
+        return one_ply(Gomoku.for_board(board))
     return view(board, budget).best
 
 
@@ -82,7 +75,7 @@ def view(board: str, budget: hard.Budget | None = None) -> View:
     ((4,), 'win', ())
     """
     if budget is not None:
-        return View.of(hard.search(game_for(board), budget))
+        return View.of(hard.search(Gomoku.for_board(board), budget))
     return _hard(board, _has_its_whole_budget())
 
 
@@ -97,7 +90,7 @@ def _has_its_whole_budget() -> bool:
 # tree's, or one after a hint's analysis) is remembered apart, so the game never plays from one.
 @lru_cache(maxsize=64)
 def _hard(board: str, whole: bool) -> View:
-    return View.of(hard.search(game_for(board)))
+    return View.of(hard.search(Gomoku.for_board(board)))
 
 
 def one_ply(game: Gomoku) -> tuple[int, ...]:
@@ -134,7 +127,7 @@ THREES = hard.THREES
 
 @lru_cache(maxsize=16)
 def _analyze(board: str, seconds: float) -> tuple[tuple[int, tuple[str, int | None]], ...]:
-    game = game_for(board)
+    game = Gomoku.for_board(board)
     legal = game.legal()
     result: dict[int, tuple[str, int | None]] = dict.fromkeys(legal, UNCLEAR)
     if game.dead():

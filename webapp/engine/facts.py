@@ -137,15 +137,10 @@ def _to_move(board: str) -> str:
     return X if board.count(X) == board.count(O) else O
 
 
-def _game(board: str) -> Gomoku:
-    spec = board_for(board)
-    return Gomoku.from_text(board, spec.n, spec.k)
-
-
 @lru_cache(maxsize=32)
 def _read_only_game(board: str) -> Gomoku:
     # Only read, never played on: safe to share between the questions about one board.
-    return _game(board)
+    return Gomoku.for_board(board)
 
 
 def forced_win(board: str, side: str | None = None) -> ForcedWin | None:
@@ -154,7 +149,7 @@ def forced_win(board: str, side: str | None = None) -> ForcedWin | None:
     is none)."""
     if not _big(board):
         return None
-    game = _game(board)
+    game = Gomoku.for_board(board)
     side = side or game.mover
     mine, theirs = game.completions(side)
     if mine:

@@ -29,6 +29,7 @@ import random
 from functools import cache
 
 from webapp.engine import openings
+from webapp.engine.boards import board_for
 
 X, O, EMPTY, EDGE = "X", "O", ".", "#"
 MARKS = (EMPTY, X, O)  # a cell's code on the board: 0 empty, 1 X, 2 O
@@ -294,6 +295,16 @@ class Gomoku:
         for i in range(len(xs) + len(os_)):
             game.play(xs[i // 2] if i % 2 == 0 else os_[i // 2])
         return game
+
+    @classmethod
+    def for_board(cls, text: str) -> Gomoku:
+        """The board ``text`` describes, on whichever board its length names (validated by the caller).
+
+        >>> Gomoku.for_board("." * 112 + "X" + "." * 112).n
+        15
+        """
+        spec = board_for(text)
+        return cls.from_text(text, spec.n, spec.k)
 
     @property
     def text(self) -> str:
