@@ -66,6 +66,42 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "through here in those 300, and 2 of 8 played out from here; 129 lost none of 12.",
     ),
     (
+        (112, 128, 113, 114, 142, 157, 141),
+        143,
+        "O's fourth move, against ThreatSpace. The search plays 140 at its budget and given 3 s (with the "
+        "opponent's threat search given more nodes, 143 as the only move): in 400 games as O (seeds 3000 to 3019) "
+        "8 came through here, and 140 lost 4 of 4 and 143 none of 4. Played out from here, 140 lost 24 of 24, "
+        "and 143 none of 24.",
+    ),
+    (
+        (112, 98, 113, 114, 82, 67, 110, 68, 97, 69, 70, 65, 66),
+        111,
+        "O's seventh move, against ThreatSpace. The search plays 99 at its budget, 142 given 3 s: in 400 games "
+        "as O (seeds 3000 to 3019) 12 came through here: 99 lost 4 of 7 and 83 1 of 1, and 111 and 142 won 3 and 1. "
+        "Played out from here, 99 lost 11 of 24, 83 lost 24 of 24, and 111 none of 24.",
+    ),
+    (
+        (112, 126, 113, 111, 129, 97, 143, 115, 96, 128, 144, 142, 114, 99, 125),
+        158,
+        "O's eighth move, against ThreatSpace. The search plays 158 or 131, as its clock allows (131 given 3 s): "
+        "in 400 games as O (seeds 3000 to 3019) 9 came through here, and 131 lost 3 of 5 and 158 none of 4. "
+        "Played out from here, 131 lost 5 of 24, and 158 none of 24.",
+    ),
+    (
+        (112, 128, 113, 114, 97, 129, 127, 142, 156, 99, 144, 67, 83),
+        69,
+        "O's seventh move, against ThreatSpace. The search plays 100, at its budget and given 3 s: in 400 games as "
+        "O (seeds 3000 to 3019) 13 came through here, and 100 lost 2 of 4 and 69 2 of 9. Played out from here, "
+        "100 lost 13 of 24, 101 and 125 1 of 24 each, and 69 none of 24.",
+    ),
+    (
+        (112, 128, 113, 114, 97, 129, 127, 142, 156, 99, 84, 67, 83),
+        143,
+        "O's seventh move, against ThreatSpace. The search plays 144 as a forced win in 17 plies, and given 3 s 143 "
+        "as one in 15: in 400 games as O (seeds 3000 to 3019) 3 came through here, and 144 lost 2 of 3. Played "
+        "out from here, 144 lost 10 of 24 (Hard does not follow its win through), and 143 none of 24.",
+    ),
+    (
         (112, 96, 82, 95, 97, 67, 81, 83),
         79,
         "X's fifth move. The search plays 113 (or 127, given more time): 3 of the 5 games through here were "
