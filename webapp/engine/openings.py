@@ -66,6 +66,14 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "through here in those 300, and 2 of 8 played out from here; 129 lost none of 12.",
     ),
     (
+        (112, 126, 127, 142, 111, 110, 94, 143, 144),
+        140,
+        "O's fifth move, against ThreatSpace. The search plays 158 at its budget, 140 given 3 s: in 800 games as O "
+        "(seeds 3000 to 3039) 6 came through here, and 158 lost 3 of 6, three times the same game to 41 moves. "
+        "Played out from here, 158 lost 6 of 24 and 6 of 24 more, 157 lost 4 of 24, and 140 none of 24 nor of "
+        "24 more.",
+    ),
+    (
         (112, 128, 113, 114, 142, 157, 141),
         143,
         "O's fourth move, against ThreatSpace. The search plays 140 at its budget and given 3 s (with the "
