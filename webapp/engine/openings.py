@@ -76,8 +76,8 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
     (
         (112, 128, 113, 114, 142, 157, 141),
         143,
-        "O's fourth move, against ThreatSpace. The search plays 140 at its budget and given 3 s (with the "
-        "opponent's threat search given more nodes, 143 as the only move): in 400 games as O (seeds 3000 to 3019) "
+        "O's fourth move, against ThreatSpace. The search plays 140 at its budget and given 3 s (given 24,000 "
+        "nodes in all, 143, each as the only move its checks leave): in 400 games as O (seeds 3000 to 3019) "
         "8 came through here, and 140 lost 4 of 4 and 143 none of 4. Played out from here, 140 lost 24 of 24, "
         "and 143 none of 24.",
     ),
@@ -105,9 +105,10 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
     (
         (112, 128, 113, 114, 97, 129, 127, 142, 156, 99, 84, 67, 83),
         143,
-        "O's seventh move, against ThreatSpace. The search plays 144 as a forced win in 17 plies, and given 3 s 143 "
-        "as one in 15: in 400 games as O (seeds 3000 to 3019) 3 came through here, and 144 lost 2 of 3. Played "
-        "out from here, 144 lost 10 of 24 (Hard does not follow its win through), and 143 none of 24.",
+        "O's seventh move, against ThreatSpace. The search scores 144 as a win in 17 plies, and given 3 s 143 as "
+        "one in 15: in 400 games as O (seeds 3000 to 3019) 3 came through here, and 144 lost 2 of 3. Played out "
+        "from here, 144 lost 10 of 24 (an alpha-beta win, its defender's moves pruned: after X's block at 159 "
+        "Hard's search finds none), and 143 none of 24.",
     ),
     (
         (112, 96, 82, 95, 97, 67, 81, 83),
