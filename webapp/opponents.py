@@ -48,7 +48,7 @@ def attacker(nodes: int = ATTACKER_NODES, threes: int = ATTACKER_THREES) -> Play
     """Our own attacker: threat search for forced wins, else greedy."""
 
     def play(board: str, rng: random.Random) -> int:
-        game = big.game_for(board)
+        game = Gomoku.for_board(board)
         me = game.mover
         mine, theirs = game.completions(me)
         if mine:
