@@ -178,6 +178,36 @@ def test_the_pattern_codes_kept_move_by_move_match_a_slow_scan_and_undo_restores
     assert g.candidates == set() and g.stones == 0 and g.mover == "X"
 
 
+@given(n=st.sampled_from([7, 15]), seed=st.integers(0, 10**6), stones=st.integers(0, 40), pushed=st.integers(1, 8))
+def test_a_pushed_stone_makes_the_same_threats_as_a_played_one_and_undo_puts_the_candidates_back(
+    n, seed, stones, pushed
+):
+    rng = random.Random(seed)
+    g = random_game(n, 5, rng, stones)
+    candidates, occupied, moves = set(g.candidates), set(g.occupied), g.moves()
+    played = Gomoku.from_text(g.text, n, 5)
+    done = 0
+    for _ in range(pushed):
+        if g.wins() or g.full():
+            break
+        move = rng.choice(g.legal())
+        g.push(move)
+        played.play(move)
+        done += 1
+    assert (g.text, g.hash, g.mover, g.stones, g.total) == (
+        played.text,
+        played.hash,
+        played.mover,
+        played.stones,
+        played.total,
+    )
+    assert (g.threat, g.hot, g.fours) == (played.threat, played.hot, played.fours)
+    assert g.completions("X") == played.completions("X") and g.threats("O", THREE_W) == played.threats("O", THREE_W)
+    for _ in range(done):
+        g.undo()
+    assert (g.candidates, g.occupied, g.moves()) == (candidates, occupied, moves)
+
+
 def test_five_inside_a_longer_row_wins_on_15x15():
     # X X X X . X on the top row: the gap makes six in a row, which free-style counts as a win
     text = "XXXX.X" + "." * 9 + "OOOO." + "." * 10 + "O" + "." * 194

@@ -59,6 +59,7 @@ _CODE_CHARS = (EMPTY, X, O, EDGE)
 # (about 150 bytes each), so that a worker's memory stays bounded whatever positions it is asked about.
 LINE_CACHE_LIMIT = 60_000
 _NO_THREATS: tuple = ()
+_NO_CELLS: frozenset = frozenset()
 
 
 @cache
@@ -321,6 +322,24 @@ class Gomoku:
         Its four lines change by one addition each; each line's old threats leave the cells' sums and its new
         ones come in. The old infos are logged, so that ``undo`` swaps them back without a lookup.
         """
+        old_infos = self._place(move)
+        # The cells near the stone that were not yet candidates (nor taken) become candidates.
+        candidates, occupied = self.candidates, self.occupied
+        added = self.lay.near_sets[move].difference(candidates, occupied)
+        candidates |= added
+        was = move in candidates
+        candidates.discard(move)
+        occupied.add(move)
+        self.log.append((old_infos, added, was))
+
+    def push(self, move: int) -> None:
+        """``play`` for the threat searches, which never ask which moves are worth searching: the candidates, the
+        costliest part of a stone to keep up, are left as they were until ``undo`` takes it back (the searches
+        undo every push before ``moves`` is asked again)."""
+        self.log.append((self._place(move), _NO_CELLS, False))
+
+    def _place(self, move: int) -> list[tuple]:
+        """The stone of the side to move on ``move``, its lines, key and turn updated: the lines' old infos."""
         mark = self.mover
         code = 1 if mark == X else 2
         self.board[move] = code
@@ -339,18 +358,11 @@ class Gomoku:
             if old[1] != new[1]:
                 self._swap(old, new)
         self.total = total
-        # The cells near the stone that were not yet candidates (nor taken) become candidates.
-        candidates, occupied = self.candidates, self.occupied
-        added = self.lay.near_sets[move].difference(candidates, occupied)
-        candidates |= added
-        was = move in candidates
-        candidates.discard(move)
-        occupied.add(move)
-        self.log.append((old_infos, added, was))
-        self.hash ^= self.lay.zobrist[mark][move]
+        self.hash ^= lay.zobrist[mark][move]
         self.history.append(move)
         self.stones += 1
         self.mover = O if mark == X else X
+        return old_infos
 
     def pass_turn(self) -> None:
         """The side to move lets the other side move instead: how a search asks what the other side threatens."""
@@ -416,13 +428,20 @@ class Gomoku:
 
     def weights(self, cell: int) -> int:
         """Both sides' weights in full for a stone on the empty ``cell``, summed over its four windows."""
-        lines, table, mask = self.lines, self.lay.table, self.lay.mask
-        value = 0
-        for line, shift in self.lay.windows[cell]:
-            code = lines[line] >> shift & mask
-            weight = table[code]
-            value += self.lay.weight(code) if weight is None else weight
-        return value
+        lines, lay = self.lines, self.lay
+        table, mask = lay.table, lay.mask
+        (l0, s0), (l1, s1), (l2, s2), (l3, s3) = lay.windows[cell]
+        try:
+            # The four windows unrolled: this runs for every candidate at every node that orders its moves.
+            return (
+                table[lines[l0] >> s0 & mask]
+                + table[lines[l1] >> s1 & mask]
+                + table[lines[l2] >> s2 & mask]
+                + table[lines[l3] >> s3 & mask]
+            )
+        except TypeError:  # a window not weighed yet (the table fills lazily): weigh each one
+            weight = lay.weight
+            return sum(weight(lines[line] >> shift & mask) for line, shift in lay.windows[cell])
 
     def wins(self, opponent: bool = False) -> list[int]:
         """The cells where the side to move (or, if ``opponent``, the other side) completes k in a row."""
@@ -438,7 +457,7 @@ class Gomoku:
     def completions(self, mark: str) -> tuple[list[int], list[int]]:
         """The cells where ``mark`` completes k in a row, and where the other side does, each in cell order."""
         threat = self.threat
-        found = [c for c in self.fours if threat[c] >= FIVE_HIGH or threat[c] & LOW >= FIVE_W]
+        found = [c for c in self.fours if (t := threat[c]) >= FIVE_HIGH or t & LOW >= FIVE_W]
         if not found:
             return found, found
         found.sort()
@@ -539,8 +558,8 @@ class Gomoku:
         keys = []
         for c in self.candidates:
             v = full(c)
-            mine, theirs = (v & LOW, v >> SHIFT) if x_first else (v >> SHIFT, v & LOW)
-            keys.append((2 * mine + theirs) * 1024 + 1023 - c)
+            priority = 2 * (v & LOW) + (v >> SHIFT) if x_first else 2 * (v >> SHIFT) + (v & LOW)
+            keys.append(priority * 1024 + 1023 - c)
         keys.sort(reverse=True)
         if limit is not None:
             keys = keys[:limit]

@@ -76,6 +76,9 @@ class ThreatGame(Protocol):
     hash: int
 
     def play(self, move: int) -> None: ...
+    def push(self, move: int) -> None:
+        """``play`` for the threat searches, which never ask for ``moves`` until it is undone."""
+
     def undo(self) -> None: ...
     def pass_turn(self) -> None: ...
     def completions(self, mark: str) -> tuple[list[int], list[int]]:

@@ -202,7 +202,7 @@ class ThreatSearch:
             cost = 0 if game.threat_worth(move, side) >= FOUR_W else 1
             if cost > threes:
                 continue
-            game.play(move)
+            game.push(move)
             self.last.append(move)
             try:
                 rest = self.defend(threes - cost, depth - 1)
@@ -264,7 +264,7 @@ class ThreatSearch:
             worst = 4  # any other reply: the double, any reply, the line
         hardest = None
         for reply in replies:
-            game.play(reply)
+            game.push(reply)
             try:
                 rest = self.attack(threes, depth)
             finally:
@@ -310,7 +310,7 @@ class ThreatSearch:
                     break
                 move = self.table[game.hash][1]
                 line.append(move)
-                game.play(move)
+                game.push(move)
                 played += 1
                 mine, _ = game.completions(side)
                 entry = self.table.get(game.hash)
@@ -319,7 +319,7 @@ class ThreatSearch:
                 else:
                     reply = mine[0] if mine else game.answers(side)[0]
                 line.append(reply)
-                game.play(reply)
+                game.push(reply)
                 played += 1
         finally:
             for _ in range(played):
