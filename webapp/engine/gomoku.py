@@ -333,9 +333,9 @@ class Gomoku:
         self.log.append((old_infos, added, was))
 
     def push(self, move: int) -> None:
-        """``play`` for the threat searches, which never ask which moves are worth searching: the candidates, the
-        costliest part of a stone to keep up, are left as they were until ``undo`` takes it back (the searches
-        undo every push before ``moves`` is asked again)."""
+        """``play`` for the threat searches, which never ask which moves are worth searching: the candidates (a set
+        difference and two updates a stone) are left as they were until ``undo`` takes it back. The searches undo
+        every push before ``moves`` is asked again; with the cell weights unrolled, 13 % less CPU (docs/engine.md)."""
         self.log.append((self._place(move), _NO_CELLS, False))
 
     def _place(self, move: int) -> list[tuple]:
