@@ -148,6 +148,8 @@ def check_against_a_full_scan(g: Gomoku) -> None:
     assert g.hot == hot and hot <= g.candidates
     fours = {c for c in hot if max(g.worth(c, "X"), g.worth(c, "O")) >= FOUR_W}
     assert g.fours == fours == {c for c in range(n * n) if g.four_lines[c]}
+    fives = {c for c in fours if max(g.worth(c, "X"), g.worth(c, "O")) >= FIVE_W}
+    assert g.fives == fives == {c for c in range(n * n) if g.five_lines[c]}
     # The threat weights alone cross every threshold the threat scans read where the weights in full do.
     for c in hot:
         for mark in "XO":
@@ -164,6 +166,7 @@ def test_the_pattern_codes_kept_move_by_move_match_a_slow_scan_and_undo_restores
         list(fresh.infos),
         list(fresh.threat),
         list(fresh.four_lines),
+        list(fresh.five_lines),
         fresh.total,
         fresh.hash,
     )
@@ -174,7 +177,15 @@ def test_the_pattern_codes_kept_move_by_move_match_a_slow_scan_and_undo_restores
         check_against_a_full_scan(g)
     while g.history:
         g.undo()
-    assert (list(g.lines), list(g.infos), list(g.threat), list(g.four_lines), g.total, g.hash) == snapshot
+    assert (
+        list(g.lines),
+        list(g.infos),
+        list(g.threat),
+        list(g.four_lines),
+        list(g.five_lines),
+        g.total,
+        g.hash,
+    ) == snapshot
     assert g.candidates == set() and g.stones == 0 and g.mover == "X"
 
 
@@ -206,6 +217,19 @@ def test_a_pushed_stone_makes_the_same_threats_as_a_played_one_and_undo_puts_the
     for _ in range(done):
         g.undo()
     assert (g.candidates, g.occupied, g.moves()) == (candidates, occupied, moves)
+
+
+@given(n=st.sampled_from([7, 15]), seed=st.integers(0, 10**6), stones=st.integers(1, 60))
+def test_the_move_ordering_ranks_by_the_weights_in_full_read_off_each_cells_windows(n, seed, stones):
+    # The ordering reads each line's parts kept with what it makes; the weights are read off the windows.
+    g = random_game(n, 5, random.Random(seed), stones)
+    cells = g.legal()
+    for mark, other in (("X", "O"), ("O", "X")):
+        worth = {c: (g.worth(c, mark), g.worth(c, other)) for c in cells}
+        assert g.ranked(cells, mark) == sorted(cells, key=lambda c: (-(2 * worth[c][0] + worth[c][1]), c))
+        assert g.ranked(cells, mark, own_first=True) == sorted(cells, key=lambda c: (-worth[c][0], -worth[c][1], c))
+        assert g.ranked(cells, mark, limit=3) == g.ranked(cells, mark)[:3]
+    assert g.moves() == g.ranked(sorted(g.candidates), g.mover) or not g.candidates
 
 
 def test_five_inside_a_longer_row_wins_on_15x15():

@@ -47,6 +47,8 @@ DOUBLE_W = 2 * FOUR_W
 # Two open threes at once (in two directions): below a four, and above one open three with the rest (60 + 3 × 14).
 DOUBLE_THREE_W = 2 * THREE_W
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+# A move's priority in the ordering, from both sides' weights at its cell (``Gomoku.ranked``): attack counts double.
+PRIORITY = 2
 # One step weaker for each shape a further stone would make: one move from an open four is an open three.
 _WEAKER = {OPEN_FOUR: OPEN_THREE, FOUR: THREE, OPEN_THREE: OPEN_TWO, THREE: TWO, OPEN_TWO: ONE, TWO: ONE, ONE: ONE}
 # X's weight and O's are kept in one integer, O's above X's: one addition updates both.
@@ -56,8 +58,9 @@ FIVE_HIGH, FOUR_HIGH, DOUBLE_HIGH, THREE_HIGH = FIVE_W << SHIFT, FOUR_W << SHIFT
 # A window's two bits for each cell: empty, X, O, or off the board.
 _CODE_CHARS = (EMPTY, X, O, EDGE)
 # A layout's memory of what each line's contents make (``Layout.line_info``) is emptied when it holds this many
-# (about 150 bytes each), so that a worker's memory stays bounded whatever positions it is asked about.
-LINE_CACHE_LIMIT = 60_000
+# (about 700 bytes each, with the move ordering's parts: 21 MB at most), so that a worker's memory stays bounded
+# whatever positions it is asked about. One search of X's opening adds about 3,000.
+LINE_CACHE_LIMIT = 30_000
 _NO_THREATS: tuple = ()
 _NO_CELLS: frozenset = frozenset()
 
@@ -181,6 +184,8 @@ class Layout:
         self.lines = [tuple((where[d, c][0], 1 << 2 * (where[d, c][1] + r)) for d in range(4)) for c in range(cells)]
         # For each cell and direction: its line, and the shift that brings the cell's window to the low bits.
         self.windows = [tuple((where[d, c][0], 2 * where[d, c][1]) for d in range(4)) for c in range(cells)]
+        # For each cell and direction: its line, and its place along it (its index in what the line makes).
+        self.places = [tuple(where[d, c] for d in range(4)) for c in range(cells)]
         # The cells within two steps: where a move is worth considering once a stone is near.
         self.near = [_square_around(cell, n, 2) for cell in range(cells)]
         self.near_sets = [frozenset(cells_near) for cells_near in self.near]
@@ -205,8 +210,14 @@ class Layout:
         self.pass_key = keys.getrandbits(64)
         self.centre = (n // 2) * n + n // 2
         self.table = weight_table(k)
-        # (contents << 8 | line) -> what the line makes: lines repeat all through a search, so most are looked up.
-        self.infos: dict[int, tuple[int, tuple, tuple]] = {}
+        # What a stone adds to each of its four lines, for each cell and each side's code: (line, addition).
+        self.steps = (
+            None,
+            *(tuple(tuple((line, code * unit) for line, unit in ls) for ls in self.lines) for code in (1, 2)),
+        )
+        # For each line, its contents -> what it makes: lines repeat all through a search, so most are looked up.
+        self.known: list[dict[int, tuple]] = [{} for _ in self.line_cells]
+        self.remembered = 0  # entries in them all
         self.empty = [self.line_info(line, start) for line, start in enumerate(self.line_start)]
 
     def weight(self, code: int) -> int:
@@ -216,29 +227,59 @@ class Layout:
             value = self.table[code] = weigh(code, self.k)
         return value
 
-    def line_info(self, line: int, contents: int) -> tuple[int, tuple, tuple]:
+    def line_info(self, line: int, contents: int) -> tuple[int, tuple, tuple, tuple, tuple, tuple]:
         """What ``line`` holding ``contents`` makes: its empty cells' weights summed (both sides in one integer),
-        (cell, threat weights) for each cell where either side would make an open three or more, and the cells
-        where either side would make a four or more."""
-        key = contents << 8 | line
-        info = self.infos.get(key)
+        (cell, threat weights) for each cell where either side would make an open three or more, the cells where
+        either side would make a four or more, those where either side would complete the line, and each place's
+        part of a move's priority there in the move ordering (``PRIORITY``), with X to move and with O (0 where
+        taken)."""
+        info = self.known[line].get(contents)
         if info is not None:
             return info
         r, mask, weight = self.k - 1, self.mask, self.weight
-        total, threats, fours = 0, [], []
-        for p, cell in enumerate(self.line_cells[line]):
+        total, threats, fours, fives = 0, [], [], []
+        cells = self.line_cells[line]
+        for_x, for_o = [0] * len(cells), [0] * len(cells)
+        for p, cell in enumerate(cells):
             if contents >> 2 * (p + r) & 3:
                 continue  # taken
             value = weight(contents >> 2 * p & mask)
             total += value
+            x, o = value & LOW, value >> SHIFT
+            for_x[p], for_o[p] = PRIORITY * x + o, PRIORITY * o + x
             if value & LOW >= THREE_W or value >= THREE_HIGH:
                 threats.append((cell, _threat_part(value)))
                 if value & LOW >= FOUR_W or value >= FOUR_HIGH:
                     fours.append(cell)
-        if len(self.infos) >= LINE_CACHE_LIMIT:
-            self.infos.clear()
-        info = self.infos[key] = (total, tuple(threats) or _NO_THREATS, tuple(fours) or _NO_THREATS)
+                    if value & LOW >= FIVE_W or value >= FIVE_HIGH:
+                        fives.append(cell)
+        if self.remembered >= LINE_CACHE_LIMIT:
+            for known in self.known:
+                known.clear()
+            self.remembered = 0
+        self.remembered += 1
+        info = self.known[line][contents] = (
+            total,
+            tuple(threats) or _NO_THREATS,
+            tuple(fours) or _NO_THREATS,
+            tuple(fives) or _NO_THREATS,
+            tuple(for_x),
+            tuple(for_o),
+        )
         return info
+
+
+def _recount(gone: tuple, come: tuple, counts: list[int], members: set[int]) -> None:
+    """One line's ``gone`` cells out of ``counts`` (how many lines give each cell a shape) and its ``come`` cells in,
+    ``members`` kept to the cells with any."""
+    for cell in gone:
+        left = counts[cell] = counts[cell] - 1
+        if not left:
+            members.discard(cell)
+    for cell in come:
+        now = counts[cell] = counts[cell] + 1
+        if now == 1:
+            members.add(cell)
 
 
 @cache
@@ -266,16 +307,21 @@ class Gomoku:
         # Per cell, how many of its lines give either side a four or more there, and the cells with any: a few, where
         # every question about fours and fives looks.
         self.four_lines = [0] * (n * n)
-        for _, threats, fours in self.infos:
+        # The same for a five: the cells where a side completes a line, asked about at every node of every search.
+        self.five_lines = [0] * (n * n)
+        for _, threats, fours, fives, *_ in self.infos:
             for cell, value in threats:
                 self.threat[cell] += value
             for cell in fours:
                 self.four_lines[cell] += 1
+            for cell in fives:
+                self.five_lines[cell] += 1
         self.fours: set[int] = {c for c, v in enumerate(self.four_lines) if v}
+        self.fives: set[int] = {c for c, v in enumerate(self.five_lines) if v}
         # The empty cells where either side would make an open three or more: where every threat lies.
         self.hot: set[int] = {c for c, v in enumerate(self.threat) if v}
         # Every empty cell's weights in full, summed: the evaluation.
-        self.total = sum(total for total, _, _ in self.infos)
+        self.total = sum(info[0] for info in self.infos)
         # The empty cells within two steps of a stone (where a move is worth considering), and the taken ones.
         self.candidates: set[int] = set()
         self.occupied: set[int] = set()
@@ -322,47 +368,47 @@ class Gomoku:
         Its four lines change by one addition each; each line's old threats leave the cells' sums and its new
         ones come in. The old infos are logged, so that ``undo`` swaps them back without a lookup.
         """
-        old_infos = self._place(move)
         # The cells near the stone that were not yet candidates (nor taken) become candidates.
         candidates, occupied = self.candidates, self.occupied
         added = self.lay.near_sets[move].difference(candidates, occupied)
-        candidates |= added
         was = move in candidates
+        self._place(move, added, was)
+        candidates |= added
         candidates.discard(move)
         occupied.add(move)
-        self.log.append((old_infos, added, was))
 
     def push(self, move: int) -> None:
-        """``play`` for the threat searches, which never ask which moves are worth searching: the candidates (a set
-        difference and two updates a stone) are left as they were until ``undo`` takes it back. The searches undo
-        every push before ``moves`` is asked again; with the cell weights unrolled, 13 % less CPU (docs/engine.md)."""
-        self.log.append((self._place(move), _NO_CELLS, False))
+        """``play`` for the threat searches and the alpha-beta's horizon, which never ask which moves are worth
+        searching: the candidates (a set difference and two updates a stone) are left as they were until ``undo``
+        takes it back. Every push is undone before ``moves`` is asked again (docs/engine.md, *A cheaper search*)."""
+        self._place(move, _NO_CELLS, False)
 
-    def _place(self, move: int) -> list[tuple]:
-        """The stone of the side to move on ``move``, its lines, key and turn updated: the lines' old infos."""
+    def _place(self, move: int, added: frozenset, was: bool) -> None:
+        """The stone of the side to move on ``move``, its lines, key and turn updated; logged for ``undo`` with its
+        lines' old infos and the total before it, and (from ``play``) the candidates it adds and whether it was one."""
         mark = self.mover
         code = 1 if mark == X else 2
         self.board[move] = code
         lines, infos = self.lines, self.infos
         lay = self.lay
-        known, line_info = lay.infos, lay.line_info
-        total = self.total
+        known, line_info = lay.known, lay.line_info
+        total = before = self.total
         old_infos = []
-        for line, unit in lay.lines[move]:
-            contents = lines[line] = lines[line] + code * unit
+        for line, step in lay.steps[code][move]:
+            contents = lines[line] = lines[line] + step
             old = infos[line]
-            new = known.get(contents << 8 | line) or line_info(line, contents)
+            new = known[line].get(contents) or line_info(line, contents)
             infos[line] = new
             old_infos.append(old)
             total += new[0] - old[0]
             if old[1] != new[1]:
                 self._swap(old, new)
         self.total = total
+        self.log.append((old_infos, added, was, before))
         self.hash ^= lay.zobrist[mark][move]
         self.history.append(move)
         self.stones += 1
         self.mover = O if mark == X else X
-        return old_infos
 
     def pass_turn(self) -> None:
         """The side to move lets the other side move instead: how a search asks what the other side threatens."""
@@ -380,16 +426,13 @@ class Gomoku:
         board, lines, infos = self.board, self.lines, self.infos
         code = board[move]
         mark = MARKS[code]
-        old_infos, added, was = self.log.pop()
-        total = self.total
-        for (line, unit), old in zip(self.lay.lines[move], old_infos, strict=True):
-            lines[line] -= code * unit
+        old_infos, added, was, self.total = self.log.pop()
+        for (line, step), old in zip(self.lay.steps[code][move], old_infos, strict=True):
+            lines[line] -= step
             new = infos[line]
             infos[line] = old
-            total += old[0] - new[0]
             if new[1] != old[1]:
                 self._swap(new, old)
-        self.total = total
         board[move] = 0
         self.hash ^= self.lay.zobrist[mark][move]
         candidates = self.candidates
@@ -402,8 +445,8 @@ class Gomoku:
 
     def _swap(self, gone: tuple, come: tuple) -> None:
         """One line's threats out of the cells' sums and its new ones in (``gone`` and ``come`` are line infos),
-        the hot set and the four cells kept to the cells with any. Called only when the threats differ: most
-        stones change a line's weights but not its threats, and skip the call."""
+        the hot set, the four cells and the five cells kept to the cells with any. Called only when the threats
+        differ: most stones change a line's weights but not its threats, and skip the call."""
         threat, hot = self.threat, self.hot
         for cell, value in gone[1]:
             left = threat[cell] = threat[cell] - value
@@ -414,53 +457,58 @@ class Gomoku:
             if now == value:
                 hot.add(cell)
         if gone[2] != come[2]:
-            four_lines, fours = self.four_lines, self.fours
-            for cell in gone[2]:
-                left = four_lines[cell] = four_lines[cell] - 1
-                if not left:
-                    fours.discard(cell)
-            for cell in come[2]:
-                now = four_lines[cell] = four_lines[cell] + 1
-                if now == 1:
-                    fours.add(cell)
+            _recount(gone[2], come[2], self.four_lines, self.fours)
+            if gone[3] != come[3]:  # a line's fives are among its fours
+                _recount(gone[3], come[3], self.five_lines, self.fives)
 
     # --- what the weights say -------------------------------------------------------------------
 
     def weights(self, cell: int) -> int:
         """Both sides' weights in full for a stone on the empty ``cell``, summed over its four windows."""
+        return self.weights_of((cell,))[0]
+
+    def weights_of(self, cells) -> list[int]:
+        """``weights`` of each of ``cells``, in one pass (the threat scans rank their cells by them).
+
+        >>> g = Gomoku.from_text(grid(15, {112: X}), 15, 5)
+        >>> g.weights_of([111, 113]) == [g.weights(111), g.weights(113)]
+        True
+        """
         lines, lay = self.lines, self.lay
-        table, mask = lay.table, lay.mask
-        (l0, s0), (l1, s1), (l2, s2), (l3, s3) = lay.windows[cell]
+        table, mask, windows = lay.table, lay.mask, lay.windows
+        found = []
         try:
-            # The four windows unrolled: this runs for every candidate at every node that orders its moves.
-            return (
-                table[lines[l0] >> s0 & mask]
-                + table[lines[l1] >> s1 & mask]
-                + table[lines[l2] >> s2 & mask]
-                + table[lines[l3] >> s3 & mask]
-            )
+            # The four windows unrolled, with no call per cell.
+            for cell in cells:
+                (l0, s0), (l1, s1), (l2, s2), (l3, s3) = windows[cell]
+                found.append(
+                    table[lines[l0] >> s0 & mask]
+                    + table[lines[l1] >> s1 & mask]
+                    + table[lines[l2] >> s2 & mask]
+                    + table[lines[l3] >> s3 & mask]
+                )
         except TypeError:  # a window not weighed yet (the table fills lazily): weigh each one
             weight = lay.weight
-            return sum(weight(lines[line] >> shift & mask) for line, shift in lay.windows[cell])
+            return [sum(weight(lines[line] >> shift & mask) for line, shift in windows[cell]) for cell in cells]
+        return found
 
     def wins(self, opponent: bool = False) -> list[int]:
         """The cells where the side to move (or, if ``opponent``, the other side) completes k in a row."""
         threat = self.threat
         if (self.mover == X) != opponent:
-            found = [c for c in self.fours if threat[c] & LOW >= FIVE_W]
+            found = [c for c in self.fives if threat[c] & LOW >= FIVE_W]
         else:
-            found = [c for c in self.fours if threat[c] >= FIVE_HIGH]
+            found = [c for c in self.fives if threat[c] >= FIVE_HIGH]
         if len(found) > 1:
             found.sort()
         return found
 
     def completions(self, mark: str) -> tuple[list[int], list[int]]:
         """The cells where ``mark`` completes k in a row, and where the other side does, each in cell order."""
+        if not self.fives:
+            return [], []
         threat = self.threat
-        found = [c for c in self.fours if (t := threat[c]) >= FIVE_HIGH or t & LOW >= FIVE_W]
-        if not found:
-            return found, found
-        found.sort()
+        found = sorted(self.fives)
         high = [c for c in found if threat[c] >= FIVE_HIGH]
         low = [c for c in found if threat[c] & LOW >= FIVE_W]
         return (low, high) if mark == X else (high, low)
@@ -468,18 +516,14 @@ class Gomoku:
     def threats(self, mark: str, weight: int) -> list[int]:
         """``mark``'s cells worth ``weight`` (THREE_W or more) or more (FOUR_W: its fours; THREE_W: its open
         threes too), strongest first (by their weights in full), then those most in the other side's way."""
-        threat, full = self.threat, self.weights
+        threat = self.threat
         scan = self.fours if weight >= FOUR_W else self.hot
         if mark == X:
             cells = [c for c in scan if threat[c] & LOW >= weight]
-            if len(cells) > 1:
-                cells.sort(key=lambda c: (-(2 * ((v := full(c)) & LOW) + (v >> SHIFT)), c))
         else:
             bar = weight << SHIFT
             cells = [c for c in scan if threat[c] >= bar]
-            if len(cells) > 1:
-                cells.sort(key=lambda c: (-(2 * ((v := full(c)) >> SHIFT) + (v & LOW)), c))
-        return cells
+        return self.ranked(cells, mark) if len(cells) > 1 else cells
 
     def has(self, mark: str, weight: int) -> bool:
         """Whether ``mark`` has a cell worth ``weight`` (THREE_W or more) or more (DOUBLE_W: a double to make)."""
@@ -511,19 +555,15 @@ class Gomoku:
         Any other move leaves the double: a stone spoils a double only on its cell or on one of its
         completions, and each of those is, before the double is made, a cell where ``mark`` makes a four.
         """
-        threat, full = self.threat, self.weights
+        threat = self.threat
         hot = self.fours  # a four or more, for one side or the other: all the cells asked about here
         if mark == X:
             if not any(threat[c] & LOW >= DOUBLE_W for c in hot):
                 return None
-            cells = [c for c in hot if threat[c] & LOW >= FOUR_W or threat[c] >= FOUR_HIGH]
-            cells.sort(key=lambda c: (-((v := full(c)) & LOW), -(v >> SHIFT), c))
-        else:
-            if not any(threat[c] >= DOUBLE_HIGH for c in hot):
-                return None
-            cells = [c for c in hot if threat[c] >= FOUR_HIGH or threat[c] & LOW >= FOUR_W]
-            cells.sort(key=lambda c: (-((v := full(c)) >> SHIFT), -(v & LOW), c))
-        return cells
+        elif not any(threat[c] >= DOUBLE_HIGH for c in hot):
+            return None
+        cells = [c for c in hot if threat[c] & LOW >= FOUR_W or threat[c] >= FOUR_HIGH]
+        return self.ranked(cells, mark, own_first=True)
 
     def worth(self, cell: int, mark: str) -> int:
         """The weight of a stone of ``mark`` on the empty ``cell``: its shapes' weights summed over the four lines."""
@@ -537,33 +577,55 @@ class Gomoku:
 
     def forcing(self) -> list[int]:
         """The moves that make at least a four for the side to move, strongest first (then most in the way)."""
-        threat, full = self.threat, self.weights
+        threat = self.threat
         if self.mover == X:
             fours = [c for c in self.fours if threat[c] & LOW >= FOUR_W]
-            fours.sort(key=lambda c: (-((v := full(c)) & LOW), -(v >> SHIFT), c))
         else:
             fours = [c for c in self.fours if threat[c] >> SHIFT >= FOUR_W]
-            fours.sort(key=lambda c: (-((v := full(c)) >> SHIFT), -(v & LOW), c))
-        return fours
+        return self.ranked(fours, self.mover, own_first=True)
 
     def moves(self, limit: int | None = None) -> list[int]:
         """The moves worth searching, best-looking first: near the stones, strongest in attack and defence."""
         if not self.candidates:
             return [self.lay.centre] if self.stones == 0 else self.legal()
-        full = self.weights
-        # Attack counts double, so that making a four goes before blocking a mere three, while
-        # blocking a threat to make an open four or five still goes before a three of one's own.
+        return self.ranked(list(self.candidates), self.mover, limit=limit)
+
+    def ranked(self, cells: list[int], mark: str, own_first: bool = False, limit: int | None = None) -> list[int]:
+        """``cells`` (empty) best first for ``mark``, then the lower cell first; the first ``limit`` of them.
+
+        By the move ordering's priority (``PRIORITY``): attack counts double, so that making a four goes before
+        blocking a mere three, while blocking a threat to make an open four or five still goes before a three of
+        one's own. With ``own_first``, by ``mark``'s own weight there, then the other side's.
+
+        >>> g = Gomoku.from_text(grid(15, {112: X, 113: X, 114: X, 96: O, 97: O}), 15, 5)  # X's three, O's two
+        >>> g.ranked([0, 95, 98, 111, 115], "O"), g.ranked([0, 95, 98, 111, 115], "O", own_first=True)
+        ([111, 115, 98, 95, 0], [98, 95, 111, 115, 0])
+        """
         # One integer per cell sorts fastest: the priority, then the cell (the lower first among equals).
-        x_first = self.mover == X
-        keys = []
-        for c in self.candidates:
-            v = full(c)
-            priority = 2 * (v & LOW) + (v >> SHIFT) if x_first else 2 * (v >> SHIFT) + (v & LOW)
-            keys.append(priority * 1024 + 1023 - c)
+        if own_first:
+            weights = self.weights_of(cells)
+            if mark == X:
+                keys = [((v & LOW) << 20 | v >> SHIFT) << 10 | 1023 - c for c, v in zip(cells, weights, strict=True)]
+            else:
+                keys = [((v >> SHIFT) << 20 | v & LOW) << 10 | 1023 - c for c, v in zip(cells, weights, strict=True)]
+        else:
+            keys = self._priorities(cells, mark)
         keys.sort(reverse=True)
         if limit is not None:
             keys = keys[:limit]
         return [1023 - (key & 1023) for key in keys]
+
+    def _priorities(self, cells: list[int], mark: str) -> list[int]:
+        """Each cell's sort key in the move ordering for ``mark``: its priority, summed over its four lines' parts
+        (each line's kept with what it makes, so no window is read here), then the cell."""
+        infos, places = self.infos, self.lay.places
+        i = 4 if mark == X else 5
+        keys = []
+        for cell in cells:
+            (l0, p0), (l1, p1), (l2, p2), (l3, p3) = places[cell]
+            priority = infos[l0][i][p0] + infos[l1][i][p1] + infos[l2][i][p2] + infos[l3][i][p3]
+            keys.append(priority << 10 | 1023 - cell)
+        return keys
 
     def legal(self) -> list[int]:
         """Every empty cell."""

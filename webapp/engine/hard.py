@@ -77,7 +77,7 @@ class ThreatGame(Protocol):
 
     def play(self, move: int) -> None: ...
     def push(self, move: int) -> None:
-        """``play`` for the threat searches, which never ask for ``moves`` until it is undone."""
+        """``play`` for a search that never asks for ``moves`` until it is undone (the threat searches, the horizon)."""
 
     def undo(self) -> None: ...
     def pass_turn(self) -> None: ...
@@ -249,6 +249,9 @@ class Search:
         # What ``fours`` found in each position it was asked about: the alpha-beta asks again of the same nodes at
         # each depth, and of the same positions reached by moves in another order.
         self.short: dict = {}
+        # The move ordering of each position the alpha-beta has searched: each iteration visits again the nodes of the
+        # last, and weighing every candidate is most of a node's work.
+        self.orders: dict = {}
 
     @property
     def nodes(self) -> int:
@@ -340,8 +343,9 @@ class Search:
         if game.full() or game.dead():
             return 0
         if theirs:
-            # One move only, so it costs no depth: a forced reply is not a choice.
-            game.play(theirs[0])
+            # One move only, so it costs no depth: a forced reply is not a choice. At the horizon (depth 0) nothing
+            # below asks for moves, so the stone is pushed.
+            (game.play if depth > 0 else game.push)(theirs[0])
             try:
                 return -self.negamax(depth if ply < 40 else 0, -beta, -alpha, ply + 1)
             finally:
@@ -375,7 +379,7 @@ class Search:
             plies = self.fours(me)
             if plies is not None:
                 return MATE - ply - plies
-            moves = game.moves(WIDTH)
+            moves = self.ordered(key)
             threat = self.fours(_other(me), line=True)
             if threat is not None:
                 stops = set(threat) | set(game.threats(me, FOUR))
@@ -384,8 +388,10 @@ class Search:
             moves.remove(first)
             moves.insert(0, first)
         start_alpha, best, chosen = alpha, -INF, None
+        # The nodes at the horizon never ask which moves are worth searching: their stones need no candidates.
+        place = game.play if depth > 1 else game.push
         for move in moves:
-            game.play(move)
+            place(move)
             try:
                 value = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
             finally:
@@ -403,6 +409,15 @@ class Search:
             self.table.clear()
         self.table[key] = (depth, flag, _to_table(best, ply), chosen)
         return best
+
+    def ordered(self, key: Hashable) -> list[int]:
+        """The alpha-beta's WIDTH best-looking moves in the position ``key`` names (the game's), a fresh list."""
+        moves = self.orders.get(key)
+        if moves is None:
+            if len(self.orders) >= TABLE_LIMIT:
+                self.orders.clear()
+            moves = self.orders[key] = self.game.moves(WIDTH)
+        return list(moves)
 
     def fours(self, side: str, line: bool = False):
         """``side``'s short forced win by fours (as if it were to move) within INNER_NODES nodes: its plies, or with
