@@ -36,9 +36,10 @@ from webapp.engine import pacing
 # All the searches of one request together, in CPU seconds of that request alone: rendering and the
 # rest of the request stay well inside the one second that no request may exceed.
 REQUEST_SECONDS = 0.8
-# The game tree's searches together: a tree page draws every child of every node it opens, up to a tenth of
-# a second more than a game's page on 15×15, so its searches stop sooner to keep the whole under the second.
-TREE_SECONDS = 0.65
+# The game tree's searches together: a tree page draws every child of every node it opens, so its searches stop
+# sooner to keep the whole under the second. At 0.65 s a cold 15×15 tree (its templates not yet compiled) took
+# 0.87 s alone and 1.00 s beside a test run on a machine half as fast as the first ones (docs/serving.md).
+TREE_SECONDS = 0.5
 # Searches running at once in one worker. Interleaved at their pauses, each runs that many times
 # slower in wall time; each holds a transposition table while it runs.
 SEARCHES_PER_WORKER = 2
