@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.proofs import wins_within
+from webapp.engine import gomoku
 from webapp.engine.gomoku import (
     DEAD,
     DIRECTIONS,
@@ -230,6 +231,15 @@ def test_the_move_ordering_ranks_by_the_weights_in_full_read_off_each_cells_wind
         assert g.ranked(cells, mark, own_first=True) == sorted(cells, key=lambda c: (-worth[c][0], -worth[c][1], c))
         assert g.ranked(cells, mark, limit=3) == g.ranked(cells, mark)[:3]
     assert g.moves() == g.ranked(sorted(g.candidates), g.mover) or not g.candidates
+
+
+def test_the_lines_memory_is_emptied_at_its_bound_and_the_board_stays_right(monkeypatch):
+    # Whatever positions a visitor asks about, a layout remembers at most LINE_CACHE_LIMIT lines' contents.
+    monkeypatch.setattr(gomoku, "LINE_CACHE_LIMIT", 40)
+    g = random_game(15, 5, random.Random(7), 50)
+    kept = sum(len(known) for known in g.lay.known)
+    assert 0 < kept == g.lay.remembered <= 40
+    check_against_a_full_scan(g)
 
 
 def test_five_inside_a_longer_row_wins_on_15x15():
