@@ -467,8 +467,8 @@ class Gomoku:
         """Both sides' weights in full for a stone on the empty ``cell``, summed over its four windows."""
         return self.weights_of((cell,))[0]
 
-    def weights_of(self, cells) -> list[int]:
-        """``weights`` of each of ``cells``, in one pass (the threat scans rank their cells by them).
+    def weights_of(self, cells: list[int] | tuple[int, ...]) -> list[int]:
+        """``weights`` of each of ``cells``, in one pass (``ranked`` orders the answers and fours by them).
 
         >>> g = Gomoku.from_text(grid(15, {112: X}), 15, 5)
         >>> g.weights_of([111, 113]) == [g.weights(111), g.weights(113)]
