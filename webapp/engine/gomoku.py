@@ -54,7 +54,7 @@ _WEAKER = {OPEN_FOUR: OPEN_THREE, FOUR: THREE, OPEN_THREE: OPEN_TWO, THREE: TWO,
 # X's weight and O's are kept in one integer, O's above X's: one addition updates both.
 SHIFT = 32
 LOW = (1 << SHIFT) - 1
-FIVE_HIGH, FOUR_HIGH, DOUBLE_HIGH, THREE_HIGH = FIVE_W << SHIFT, FOUR_W << SHIFT, DOUBLE_W << SHIFT, THREE_W << SHIFT
+FIVE_HIGH, FOUR_HIGH, DOUBLE_HIGH = FIVE_W << SHIFT, FOUR_W << SHIFT, DOUBLE_W << SHIFT
 # A window's two bits for each cell: empty, X, O, or off the board.
 _CODE_CHARS = (EMPTY, X, O, EDGE)
 # A layout's memory of what each line's contents make (``Layout.line_info``) is emptied when it holds this many
@@ -180,12 +180,12 @@ class Layout:
                 for p in [*range(r), *range(len(line) + r, len(line) + 2 * r)]:
                     edges |= 3 << 2 * p
                 self.line_start.append(edges)
-        # For each cell, its four lines: (line, what a stone of X here adds to it; O's adds twice as much).
-        self.lines = [tuple((where[d, c][0], 1 << 2 * (where[d, c][1] + r)) for d in range(4)) for c in range(cells)]
-        # For each cell and direction: its line, and the shift that brings the cell's window to the low bits.
-        self.windows = [tuple((where[d, c][0], 2 * where[d, c][1]) for d in range(4)) for c in range(cells)]
         # For each cell and direction: its line, and its place along it (its index in what the line makes).
         self.places = [tuple(where[d, c] for d in range(4)) for c in range(cells)]
+        # For each cell, its four lines: (line, what a stone of X here adds to it; O's adds twice as much).
+        self.lines = [tuple((line, 1 << 2 * (p + r)) for line, p in places) for places in self.places]
+        # For each cell and direction: its line, and the shift that brings the cell's window to the low bits.
+        self.windows = [tuple((line, 2 * p) for line, p in places) for places in self.places]
         # The cells within two steps: where a move is worth considering once a stone is near.
         self.near = [_square_around(cell, n, 2) for cell in range(cells)]
         self.near_sets = [frozenset(cells_near) for cells_near in self.near]
@@ -210,11 +210,8 @@ class Layout:
         self.pass_key = keys.getrandbits(64)
         self.centre = (n // 2) * n + n // 2
         self.table = weight_table(k)
-        # What a stone adds to each of its four lines, for each cell and each side's code: (line, addition).
-        self.steps = (
-            None,
-            *(tuple(tuple((line, code * unit) for line, unit in ls) for ls in self.lines) for code in (1, 2)),
-        )
+        # What a stone adds to each of its four lines, by the side's code (1, X: ``lines`` itself; 2, O: twice that).
+        self.steps = (None, self.lines, [tuple((line, 2 * unit) for line, unit in ls) for ls in self.lines])
         # For each line, its contents -> what it makes: lines repeat all through a search, so most are looked up.
         self.known: list[dict[int, tuple]] = [{} for _ in self.line_cells]
         self.remembered = 0  # entries in them all
@@ -247,11 +244,12 @@ class Layout:
             total += value
             x, o = value & LOW, value >> SHIFT
             for_x[p], for_o[p] = PRIORITY * x + o, PRIORITY * o + x
-            if value & LOW >= THREE_W or value >= THREE_HIGH:
+            strongest = max(x, o)  # either side's shape there
+            if strongest >= THREE_W:
                 threats.append((cell, _threat_part(value)))
-                if value & LOW >= FOUR_W or value >= FOUR_HIGH:
+                if strongest >= FOUR_W:
                     fours.append(cell)
-                    if value & LOW >= FIVE_W or value >= FIVE_HIGH:
+                    if strongest >= FIVE_W:
                         fives.append(cell)
         if self.remembered >= LINE_CACHE_LIMIT:
             for known in self.known:
