@@ -23,6 +23,11 @@ def grid(n: int, *rows: str) -> str:
     return "".join(row.ljust(n, EMPTY) for row in rows).ljust(n * n, EMPTY)
 
 
+# X to move on 15×15 after the centre and O's reply beside it: a quiet position, searched for real. (After O's
+# reply diagonally next to it, the opening book keeps the search's tie and searches nothing.)
+QUIET_15 = grid(15, "", "", "", "", "", "", "", ".......X", ".......O")
+
+
 def hard_moves(board: str, budget: Budget = QUICK) -> tuple[int, ...]:
     return big.candidates(board, "minimax", budget)
 
@@ -241,7 +246,7 @@ def test_no_level_ever_plays_an_illegal_move(n):
 
 
 def test_under_a_node_budget_the_search_is_deterministic_and_keeps_to_its_depth():
-    board = grid(15, "", "", "", "", "", "", "", ".......X", "......O")
+    board = QUIET_15
     first = search(Gomoku.from_text(board, 15, 5), Budget(nodes=2000))
     again = search(Gomoku.from_text(board, 15, 5), Budget(nodes=2000))
     assert (first.best, first.value, first.depth, first.nodes, first.scores) == (
@@ -260,7 +265,7 @@ def test_the_clock_stops_the_search_and_its_last_complete_depth_is_kept():
     ticks = itertools.count()
     # A clock that moves on a millisecond at each reading: the budget of 50 ms runs out mid-search.
     budget = Budget(seconds=0.05, start_fraction=1.0, search_fraction=1.0, clock=lambda: next(ticks) / 1000)
-    board = grid(15, "", "", "", "", "", "", "", ".......X", "......O")
+    board = QUIET_15
     result = search(Gomoku.from_text(board, 15, 5), budget)
     assert 1 <= result.depth < 64
     assert board[result.best[0]] == EMPTY
@@ -270,7 +275,7 @@ def test_the_search_reads_the_paces_clock_pauses_and_keeps_its_deadline():
     readings = itertools.count()
     pauses = []
     pace = pacing.Pace(clock=lambda: next(readings) / 1000, pause=lambda: pauses.append(1), deadline=0.02)
-    board = grid(15, "", "", "", "", "", "", "", ".......X", "......O")
+    board = QUIET_15
     with pacing.pacing(pace):
         result = search(Gomoku.from_text(board, 15, 5), Budget(seconds=10.0))
     assert pauses and result.seconds <= 0.03  # stopped by the pace's deadline, not its own ten seconds
@@ -383,7 +388,7 @@ def test_the_shortest_wins_and_losses_analyze_claims_on_15x15_hold_against_every
 
 
 def test_analyze_covers_every_legal_cell_and_claims_nothing_in_a_quiet_position():
-    board = grid(15, "", "", "", "", "", "", "", ".......X", "......O")
+    board = QUIET_15
     result = big.analyze(board)
     assert set(result) == {c for c, mark in enumerate(board) if mark == EMPTY}
     assert set(result.values()) == {("unclear", None)}
@@ -433,6 +438,8 @@ def test_a_depth_budget_is_the_depth_the_view_reports():
         (grid(15, "X"), "opening", (16,), 0),
         # A position in the opening book: its reply, measured in games (webapp/engine/openings.py).
         (openings.grid(15, openings.ENTRIES[0][0]), "book", (openings.ENTRIES[0][1],), 0),
+        # One that keeps the search's own tie, so that the game picks among its moves as it would.
+        (openings.grid(15, (112, 96)), "book", (82, 110), 0),
     ],
 )
 def test_without_a_look_ahead_the_view_says_why_and_weighs_no_move(board, reason, best, depth):
@@ -557,7 +564,6 @@ MIDDLEGAMES = [
     grid(7, "", "..O", ".XXX.", "..O", "..O", "", ""),
     grid(7, "O", ".X", "..X", "..OX", "O....", "", ""),
 ]
-QUIET_15 = grid(15, "", "", "", "", "", "", "", ".......X", "......O")
 
 
 @pytest.mark.parametrize("board", MIDDLEGAMES)

@@ -564,3 +564,7 @@ def test_the_first_reply_and_a_booked_one_say_why_they_need_no_look_ahead(monkey
     moves, reply, _ = openings.ENTRIES[0]
     words = explore(openings.grid(15, moves)).root.search_words
     assert words.startswith(f"This position is in Hard’s opening book, so it plays {spot(reply, 15)} with no")
+    tie = explore(openings.grid(15, (112, 96))).root.search_words
+    assert tie.startswith(
+        f"This position is in Hard’s opening book, so it plays {spot(82, 15)} or {spot(110, 15)} at random with no"
+    )

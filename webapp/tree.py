@@ -349,6 +349,11 @@ def search_words(board: str, view: View) -> str:
             "a reply diagonally next to the stone lost less often than one beside it."
         )
     if view.reason == "book":
+        if len(best) > 1:
+            return (
+                f"This position is in Hard’s opening book, so it plays {cells} at random with no look-ahead: its "
+                "search rates them the same, and the book keeps them so that a slower computer plays as a faster one."
+            )
         return (
             f"This position is in Hard’s opening book, so it plays {cells} with no look-ahead: in games played "
             "out from here, that move lost less often than the one its search prefers."

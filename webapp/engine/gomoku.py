@@ -636,8 +636,8 @@ class Gomoku:
         """Whether no empty cell could ever be part of k in a row for either side: a certain draw."""
         return self.total == 0
 
-    def booked(self) -> int | None:
-        """The opening book's reply here (15×15 only), if it has one."""
+    def booked(self) -> tuple[int, ...] | None:
+        """The opening book's reply here (15×15 only; one move, or a tie's), if it has one."""
         return openings.reply(self.text, self.n, self.k)
 
     def key(self) -> int:

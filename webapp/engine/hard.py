@@ -105,8 +105,8 @@ class ThreatGame(Protocol):
 
     def key(self) -> Hashable: ...
     def evaluate(self) -> int: ...
-    def booked(self) -> int | None:
-        """The opening book's reply in this position, if it has one."""
+    def booked(self) -> tuple[int, ...] | None:
+        """The opening book's reply in this position (one move, or a tie's), if it has one."""
 
 
 @dataclass(frozen=True)
@@ -205,8 +205,8 @@ class Result:
     # once), "block" (one threat to block), "lost" (two completions to block), "fours" or "threes" (a forced
     # win by continuous fours, or by fours and threes), "delay" (every move loses to a forced win of the
     # opponent's: the longest is played), "only" (one move worth searching), "opening" (the first reply: any
-    # cell next to the first stone), "book" (the opening book's reply) or "unfinished" (the budget ran out
-    # before depth 1).
+    # cell next to the first stone), "book" (the opening book's reply: a move, or a tie) or "unfinished" (the
+    # budget ran out before depth 1).
     reason: str = "search"
     # The forced win proved for the side to move at the root, if any.
     forced: ForcedWin | None = None
@@ -561,9 +561,10 @@ def _choose(s: Search, me: str, them: str, done) -> Result:
     game, budget = s.game, s.budget
     booked = game.booked()
     if booked is not None:
-        # Measured in games, where the search's own answer lost more often (webapp/engine/openings.py); first,
-        # so that it costs a lookup whatever time is left (the tree's search gets what its analysis leaves).
-        return done((booked,), 0, 0, "book")
+        # Measured in games, where the search's own answer lost more often, or the search's tie where a slow
+        # machine's clock would cut it to one move (webapp/engine/openings.py); first, so that it costs a lookup
+        # whatever time is left (the tree's search gets what its analysis leaves).
+        return done(booked, 0, 0, "book")
     win = s.forced(me, s.share(OWN_NODES, budget.own_fraction), s.until(budget.own_fraction))
     if win is not None:
         return done((win.first,), MATE - win.plies, win.plies, win.kind, forced=win)

@@ -11,21 +11,25 @@ threat search, so no entry stands where a deeper threat search finds a win, unle
 first move, or that move lost when played out because Hard, within its budget, does not follow the win on (one
 entry, which ``tests/test_openings.py`` names). A few entries lie past the opening, on lines ThreatSpace's choices
 lead to again and again; some settle a tie, where the search rates two moves the same and the game's random
-generator picks one.
+generator picks one. One keeps a tie: the search's own, where a slower machine's clock cuts the search short
+and plays one move of it alone.
 
 An entry is a real game's moves up to the position (cells as the match logs write them), and the reply
-in the same orientation. It stands for all eight images of the position (its rotations and
-reflections), whatever order the stones came in.
+in the same orientation: one square, or the squares of a tie, among which the game picks at random as it
+does among the search's. It stands for all eight images of the position (its rotations and reflections),
+whatever order the stones came in.
 
 >>> moves = (112, 96, 127, 97, 143, 111, 126, 98, 95)
 >>> board = grid(15, moves)
 >>> reply(board, 15, 5)
-125
+(125,)
 >>> turned = "".join(board[col * 15 + row] for row in range(15) for col in range(15))
 >>> reply(turned, 15, 5)  # the same position reflected in its diagonal: the reply reflected too
-83
+(83,)
 >>> reply(grid(15, moves[:-1]), 15, 5) is None
 True
+>>> reply(grid(15, (112, 96)), 15, 5)  # a tie
+(82, 110)
 """
 
 from __future__ import annotations
@@ -37,8 +41,8 @@ from webapp.engine.rules import geometry
 
 N, K = 15, 5
 
-# (the moves of a game up to the position, the reply there, what was measured)
-ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
+# (the moves of a game up to the position, the reply there (a square, or a tie's squares), what was measured)
+ENTRIES: tuple[tuple[tuple[int, ...], int | tuple[int, ...], str], ...] = (
     (
         (112, 126, 127, 142, 110),
         109,
@@ -109,6 +113,16 @@ ENTRIES: tuple[tuple[tuple[int, ...], int, str], ...] = (
         "one in 15: in 400 games as O (seeds 3000 to 3019) 3 came through here, and 144 lost 2 of 3. Played out "
         "from here, 144 lost 10 of 24 (an alpha-beta win, its defender's moves pruned: after X's block at 159 "
         "Hard's search finds none), and 143 none of 24.",
+    ),
+    (
+        (112, 96),
+        (82, 110),
+        "X's second move. Counting its nodes alone, the search ties 82 and 110 (mirror images in the diagonal the "
+        "two stones lie on), and the game's random generator picks one. Cut by the clock at 0.3 to 0.6 s, the "
+        "search offers 82 alone, which changes both the move and the generator's later picks: on a machine that "
+        "searches 28,000 to 33,000 nodes a second, the clock cut it in games, and 4 of the 6 distinct games X lost "
+        "in 600 against ThreatSpace (seeds 3106 to 3135) left the lines X won with all its nodes here. The tie is "
+        "kept, so that every machine plays as the full search does.",
     ),
     (
         (112, 96, 82, 95, 97, 67, 81, 83),
@@ -398,20 +412,29 @@ def _least_image(board: str) -> tuple[str, tuple[int, ...]]:
     return min(images, key=lambda pair: pair[0])
 
 
+def squares(answer: int | tuple[int, ...]) -> tuple[int, ...]:
+    """An entry's reply as the squares the game picks among.
+
+    >>> squares(125), squares((82, 110))
+    ((125,), (82, 110))
+    """
+    return (answer,) if isinstance(answer, int) else answer
+
+
 @cache
-def _book() -> dict[str, int]:
-    """Each entry's position, as its least image, with the reply's square in that image."""
+def _book() -> dict[str, tuple[int, ...]]:
+    """Each entry's position, as its least image, with the reply's squares in that image."""
     book = {}
     for moves, answer, _ in ENTRIES:
         key, perm = _least_image(grid(N, moves))
-        book[key] = perm.index(answer)
+        book[key] = tuple(perm.index(square) for square in squares(answer))
     return book
 
 
-def reply(board: str, n: int, k: int) -> int | None:
-    """The book's reply in ``board`` (row-major text of X, O and .), or None where it has none."""
+def reply(board: str, n: int, k: int) -> tuple[int, ...] | None:
+    """The book's reply in ``board`` (row-major text of X, O and .), in order, or None where it has none."""
     if (n, k) != (N, K) or len(board) - board.count(".") > MOST_STONES:
         return None
     key, perm = _least_image(board)
     answer = _book().get(key)
-    return None if answer is None else perm[answer]
+    return None if answer is None else tuple(sorted(perm[square] for square in answer))
