@@ -704,6 +704,19 @@ def test_in_the_opening_the_move_does_not_depend_on_the_machines_speed():
     assert opening_search(0.01, 0).depth < opening_search(0.001, 0).depth
 
 
+@pytest.mark.parametrize("tick", [8, 10, 15, 20])
+def test_a_tie_stays_a_tie_when_the_clock_cuts_the_first_players_search(tick, monkeypatch):
+    # X's second move after O's diagonal reply: 82 and 110 are mirror images, so every depth ties them. Counting
+    # its nodes alone the search spends them all and offers both. When a clock this slow cuts it first, no check
+    # may still run past the move's time and settle the tie for whichever it tried first.
+    monkeypatch.setattr(Gomoku, "booked", lambda self: None)
+    ticks = itertools.count()
+    budget = dataclasses.replace(hard.DEFAULT_BUDGET, clock=lambda: next(ticks) * tick / 1000)
+    result = search(Gomoku.from_text(openings.grid(15, (112, 96)), 15, 5), budget)
+    assert result.nodes < hard.DEFAULT_BUDGET.first_nodes  # cut by the clock, not by the count
+    assert (result.reason, result.best) == ("search", (82, 110))
+
+
 @pytest.mark.parametrize(
     ("board", "count"),
     [

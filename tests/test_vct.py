@@ -189,6 +189,31 @@ def test_a_share_of_time_stops_one_search_and_not_the_move():
     meter.tick()
 
 
+def test_the_meter_is_spent_once_a_reading_finds_its_time_up():
+    clock = [0.0]
+    meter = Meter(seconds=1.0, clock=lambda: clock[0])
+    meter.tick()
+    clock[0] = 1.5
+    assert not meter.spent()  # not read yet: found at the next check, 256 nodes on
+    with pytest.raises(OutOfBudget):
+        for _ in range(Meter.CHECK):
+            meter.tick()
+    assert meter.nodes == Meter.CHECK and meter.spent()
+    clock[0] = 0.5  # and it stays spent, whatever a later search reads
+    assert meter.spent()
+
+
+def test_the_meter_is_spent_at_its_node_limit_and_not_by_a_share():
+    meter = Meter(nodes=10)
+    with meter.share(5), pytest.raises(Exhausted):
+        for _ in range(6):
+            meter.tick()
+    assert not meter.spent()
+    for _ in range(4):
+        meter.tick()
+    assert meter.spent()
+
+
 def test_a_search_under_a_tiny_share_finds_nothing_and_claims_nothing():
     game = game_of(DOUBLE_THREE)
     meter = Meter()

@@ -79,6 +79,7 @@ class Meter:
             self.deadline = None if seconds is None else self.start + seconds
         self.nodes = 0
         self.limit = float("inf") if nodes is None else nodes
+        self.timed_out = False  # a reading found the move's time up (``spent``)
         # One search's share: a node count and a clock reading past which it stops (``share``).
         self.cap = float("inf")
         self.until: float | None = None
@@ -101,6 +102,7 @@ class Meter:
             self._clock_at = n + self.CHECK
             now = self.clock()
             if self.deadline is not None and now > self.deadline:
+                self.timed_out = True
                 raise OutOfBudget
             if self.until is not None and now > self.until:
                 raise Exhausted
@@ -111,8 +113,12 @@ class Meter:
         return self.clock() - self.start
 
     def spent(self) -> bool:
-        """Whether the move's own node budget is used up (its time is found spent at the next check)."""
-        return self.nodes >= self.limit
+        """Whether the move's own budget is used up: its nodes, or its time, once a reading has found it past.
+
+        Once found, the time stays spent: a check of fewer nodes than the next reading could otherwise still run
+        and finish after the move's time is up, and settle a tie that a budget of nodes, spent, leaves alone
+        (docs/engine.md, *A tie the clock settled*)."""
+        return self.nodes >= self.limit or self.timed_out
 
     def past(self, fraction: float, seconds: float | None) -> bool:
         """Whether more than ``fraction`` of ``seconds`` (None: no limit) has gone since the start."""
