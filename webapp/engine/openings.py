@@ -11,8 +11,8 @@ threat search, so no entry stands where a deeper threat search finds a win, unle
 first move, or that move lost when played out because Hard, within its budget, does not follow the win on (one
 entry, which ``tests/test_openings.py`` names). A few entries lie past the opening, on lines ThreatSpace's choices
 lead to again and again; some settle a tie, where the search rates two moves the same and the game's random
-generator picks one. One keeps a tie: the search's own, where a slower machine's clock cuts the search short
-and plays one move of it alone.
+generator picks one. One keeps a tie, the search's own, at the position X meets most, where a slower machine's
+clock cut the search short.
 
 An entry is a real game's moves up to the position (cells as the match logs write them), and the reply
 in the same orientation: one square, or the squares of a tie, among which the game picks at random as it
@@ -117,12 +117,13 @@ ENTRIES: tuple[tuple[tuple[int, ...], int | tuple[int, ...], str], ...] = (
     (
         (112, 96),
         (82, 110),
-        "X's second move. Counting its nodes alone, the search ties 82 and 110 (mirror images in the diagonal the "
-        "two stones lie on), and the game's random generator picks one. Cut by the clock at 0.3 to 0.6 s, the "
-        "search offers 82 alone, which changes both the move and the generator's later picks: on a machine that "
-        "searches 28,000 to 33,000 nodes a second, the clock cut it in games, and 4 of the 6 distinct games X lost "
-        "in 600 against ThreatSpace (seeds 3106 to 3135) left the lines X won with all its nodes here. The tie is "
-        "kept, so that every machine plays as the full search does.",
+        "X's second move, the position X meets most (ThreatSpace answers the centre diagonally). The search ties 82 "
+        "and 110, mirror images in the diagonal the two stones lie on, at every depth, and the game's random "
+        "generator picks one; counting nodes alone it spends all 24,000, up to 0.8 s on a machine that searches "
+        "28,000 to 37,000 nodes a second. There the clock cut it in games, and a check run after the cut settled "
+        "the tie for 82 alone (a meter found past its time now stays spent): 4 of the 6 distinct games X lost in "
+        "600 against ThreatSpace (seeds 3106 to 3135) parted there from the same game played counting nodes "
+        "alone, which X won. The tie is kept, so that every machine plays it as the full search does, at once.",
     ),
     (
         (112, 96, 82, 95, 97, 67, 81, 83),
@@ -392,6 +393,15 @@ ENTRIES: tuple[tuple[tuple[int, ...], int | tuple[int, ...], str], ...] = (
         "2030 and 2036 to 2845) 3 came through here: 206 won 2 of 2 (seeds 2076 and 2596), and 84 lost 1 of 1 (seed "
         "2809). Played out from here, 84 lost 48 of 48, 69 lost 8 and drew 15, and 206 won all 48. Replayed with "
         "206, seed 2809's game was lost all the same, 24 plies later, past two more ties of the search.",
+    ),
+    (
+        (112, 96, 110, 97, 111, 109, 95, 113, 79, 127, 63, 47),
+        80,
+        "X's seventh move, against ThreatSpace. Counting nodes alone the search plays 80, its defences' checks "
+        "taking about 22,000 of its 24,000 nodes (0.5 to 0.9 s on a machine that searches 28,000 to 37,000 nodes a "
+        "second). There the clock cut the checks and X played 125: of the 38 games through here on that machine "
+        "(seeds 3096 to 3197), 80 won 31 of 31, and 125 lost 2 of 7 (games 3108006 and 3193003). Played out from "
+        "here on that machine, 80 lost none of 24, and 125 lost 8 of 24.",
     ),
 )
 # Past the book's longest entry, no position can be in it.
