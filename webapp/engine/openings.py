@@ -403,6 +403,15 @@ ENTRIES: tuple[tuple[tuple[int, ...], int | tuple[int, ...], str], ...] = (
         "(seeds 3096 to 3197), 80 won 31 of 31, and 125 lost 2 of 7 (games 3108006 and 3193003). Played out from "
         "here on that machine, 80 lost none of 24, and 125 lost 8 of 24.",
     ),
+    (
+        (112, 96, 82, 95, 97, 67, 111, 110, 125, 83),
+        126,
+        "X's sixth move, against ThreatSpace, a position X meets in about one game in sixteen. Counting nodes alone "
+        "the search plays 126 at depth 5, its 24,000 nodes taking 0.6 to 0.8 s on a machine that searches 28,000 to "
+        "37,000 nodes a second; there the clock cut it at depth 4, which plays 127. Of the 115 games through here on "
+        "that machine (seeds 3096 to 3239), 126 won 108 of 108, and 127 lost 1 of 7 (game 3214016, which X won "
+        "counting nodes alone). Played out from here on that machine, 126 lost none of 24, and 127 lost 1 of 24.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, _, _ in ENTRIES)
