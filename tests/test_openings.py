@@ -4,7 +4,7 @@ import pytest
 
 from webapp.engine import hard
 from webapp.engine.gomoku import Gomoku
-from webapp.engine.openings import ENTRIES, grid, reply, squares
+from webapp.engine.openings import BETTER, ENTRIES, OWN, SETTLES, grid, reply, squares, why
 from webapp.engine.rules import geometry, parse
 
 
@@ -13,23 +13,24 @@ def entry_id(moves) -> str:
     return ".".join(map(str, moves))
 
 
-ENTRY_IDS = [entry_id(moves) for moves, _, _ in ENTRIES]
+ENTRY_IDS = [entry_id(moves) for moves, *_ in ENTRIES]
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)
 def test_each_entry_is_a_game_still_going_and_its_reply_empty_squares(entry):
-    moves, answer, _ = entry
+    moves, answer, *_ = entry
     position = parse(grid(15, moves), 15, 5)
     assert len(set(moves)) == len(moves)
     assert not position.is_over()
     assert squares(answer) == tuple(sorted(set(squares(answer))))  # a tie's squares once each, in order
     assert set(squares(answer)) <= set(position.legal_moves())
-    assert entry[2]  # what was measured
+    assert entry[2] in (BETTER, SETTLES, OWN)
+    assert entry[3]  # what was measured
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)
 def test_the_reply_follows_the_position_through_its_eight_images(entry):
-    moves, answer, _ = entry
+    moves, answer, *_ = entry
     for perm in geometry(15, 5).symmetries:  # the image's cell i is the board's cell perm[i]
         image = reply(grid(15, [perm.index(move) for move in moves]), 15, 5)
         assert image == tuple(sorted(perm.index(square) for square in squares(answer)))
@@ -76,7 +77,7 @@ def test_no_entry_passes_over_a_forced_win_the_search_would_have_played(entry, m
     # the entry must be that win's first move (one the search misses at its budget), never another, unless the
     # entry is named above. Where ten times do not finish, a hundred times must: a long win by threes can hold the
     # search that long.
-    moves, answer, _ = entry
+    moves, answer, *_ = entry
     game = Gomoku.from_text(grid(15, moves), 15, 5)
     for share in (10 * hard.OWN_NODES, 100 * hard.OWN_NODES):
         # The whole budget a node over the share, so that running out ends the share, not the search.
@@ -97,23 +98,32 @@ def test_no_entry_passes_over_a_forced_win_the_search_would_have_played(entry, m
     assert own.forced is None and passed_over not in own.best
 
 
-TIES = [entry for entry in ENTRIES if not isinstance(entry[1], int)]
-# Entries that keep the search's own move, counting its nodes alone, where a slower machine's clock cut the search to
-# another (webapp/engine/openings.py): the entry must still be that move.
-CLOCK_CUTS = {"112.96.110.97.111.109.95.113.79.127.63.47", "112.96.82.95.97.67.111.110.125.83"}
-SEARCHS_OWN = TIES + [entry for entry in ENTRIES if entry_id(entry[0]) in CLOCK_CUTS]
+# Entries that keep the search's own choice, counting its nodes alone, where a slower machine's clock cut the search to
+# another, or to one of a tie (webapp/engine/openings.py): the entry must still be that choice.
+SEARCHS_OWN = [entry for entry in ENTRIES if entry[2] == OWN]
 
 
-def test_the_book_keeps_a_tie_and_the_moves_a_clock_cut():
-    assert TIES
-    assert set(ENTRY_IDS) >= CLOCK_CUTS
+def test_a_tie_is_booked_only_as_the_searchs_own():
+    ties = [entry for entry in ENTRIES if not isinstance(entry[1], int)]
+    assert ties
+    assert all(entry[2] == OWN for entry in ties)
+    assert len(SEARCHS_OWN) > len(ties)  # and single moves a clock cut
 
 
-@pytest.mark.parametrize("entry", SEARCHS_OWN, ids=[entry_id(moves) for moves, _, _ in SEARCHS_OWN])
+@pytest.mark.parametrize("entry", ENTRIES, ids=ENTRY_IDS)
+def test_the_book_says_why_it_keeps_each_reply(entry):
+    moves, _, kind, measured = entry
+    assert (kind == SETTLES) == (measured.split(". ")[1].startswith("The search ties") and kind != OWN)
+    reflected = [row * 15 + col for col, row in (divmod(move, 15) for move in moves)]
+    assert why(grid(15, moves), 15, 5) == why(grid(15, reflected), 15, 5) == kind
+    assert why(grid(15, moves[:-1]), 15, 5) is None
+
+
+@pytest.mark.parametrize("entry", SEARCHS_OWN, ids=[entry_id(moves) for moves, *_ in SEARCHS_OWN])
 def test_an_entry_that_keeps_the_searchs_own_choice_is_still_its_choice(entry, monkeypatch):
     # Such an entry is kept so that every machine plays as the full search does, whatever its clock cuts: it must be
     # what the search, with the book silent and its nodes counted alone, would offer the game to pick from.
-    moves, answer, _ = entry
+    moves, answer, *_ = entry
     monkeypatch.setattr(Gomoku, "booked", lambda self: None)
     own = hard.search(Gomoku.from_text(grid(15, moves), 15, 5), replace(hard.DEFAULT_BUDGET, seconds=None))
     assert own.reason == "search" and own.best == squares(answer)

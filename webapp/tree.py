@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from webapp.engine import openings
 from webapp.engine.big import View
 from webapp.engine.boards import BY_KEY, Board, board_for, position
 from webapp.engine.hard import MATE_BOUND
@@ -349,15 +350,7 @@ def search_words(board: str, view: View) -> str:
             "a reply diagonally next to the stone lost less often than one beside it."
         )
     if view.reason == "book":
-        if len(best) > 1:
-            return (
-                f"This position is in Hard’s opening book, so it plays {cells} at random with no look-ahead: its "
-                "search rates them the same, and the book keeps them so that a slower computer plays as a faster one."
-            )
-        return (
-            f"This position is in Hard’s opening book, so it plays {cells} with no look-ahead: in games played "
-            "out from here, that move lost less often than the one its search prefers."
-        )
+        return book_words(board, cells, len(best) > 1)
     if view.reason == "unfinished":
         return (
             f"Hard ran out of time before it finished looking 1 move ahead ({weighed}); "
@@ -367,6 +360,28 @@ def search_words(board: str, view: View) -> str:
     if view.depth > 1:
         ahead += f" ({(view.depth + 1) // 2} by {side}, {view.depth // 2} by {them})"
     return f"Hard looked {ahead} and weighed {weighed}; it prefers {cells}."
+
+
+def book_words(board: str, cells: str, tie: bool) -> str:
+    """Why Hard plays the opening book's reply ``cells`` in ``board``, in the words of why the book keeps it."""
+    shape = board_for(board)
+    kept = openings.why(board, shape.n, shape.k)
+    if kept == openings.OWN and tie:
+        return (
+            f"This position is in Hard’s opening book, so it plays {cells} at random with no look-ahead: its search "
+            "rates them the same, and the book keeps both so that a slower computer, whose clock would cut that "
+            "search short, picks between them too."
+        )
+    if kept == openings.OWN:
+        reason = (
+            "it is the move its search picks when it runs to the end of its budget, and the book keeps it so that a "
+            "slower computer, whose clock would cut that search short, plays it too."
+        )
+    elif kept == openings.SETTLES:
+        reason = "its search rates another move the same, and in games played out from here, this one lost less often."
+    else:
+        reason = "in games played out from here, that move lost less often than the one its search prefers."
+    return f"This position is in Hard’s opening book, so it plays {cells} with no look-ahead: {reason}"
 
 
 def estimate(view: View | None, side: str, move: int, proved: bool) -> Estimate | None:
