@@ -11,8 +11,8 @@ threat search, so no entry stands where a deeper threat search finds a win, unle
 first move, or that move lost when played out because Hard, within its budget, does not follow the win on (one
 entry, which ``tests/test_openings.py`` names). A few entries lie past the opening, on lines ThreatSpace's choices
 lead to again and again; some settle a tie, where the search rates two moves the same and the game's random
-generator picks one. Three keep the search's own choice where a slower machine's clock cut the search short: a
-tie, at the position X meets most, and two single moves.
+generator picks one. Five keep the search's own choice where a slower machine's clock cut the search short: a
+tie, at the position X meets most, and four single moves.
 
 An entry is a real game's moves up to the position (cells as the match logs write them), the reply in the same
 orientation (one square, or the squares of a tie, among which the game picks at random as it does among the
@@ -464,6 +464,26 @@ ENTRIES: tuple[tuple[tuple[int, ...], int | tuple[int, ...], str, str], ...] = (
         "37,000 nodes a second; there the clock cut it at depth 4, which plays 127. Of the 115 games through here on "
         "that machine (seeds 3096 to 3239), 126 won 108 of 108, and 127 lost 1 of 7 (game 3214016, which X won "
         "counting nodes alone). Played out from here on that machine, 126 lost none of 24, and 127 lost 1 of 24.",
+    ),
+    (
+        (112, 96, 110, 95, 111, 113, 97, 109, 83, 125, 69, 55),
+        82,
+        OWN,
+        "X's seventh move, against ThreatSpace. Counting nodes alone the search plays 82 at depth 1, its 24,000 nodes "
+        "taking about 0.8 s on a machine that searches 28,000 to 37,000 nodes a second; there the clock cut it at "
+        "depth 2, which plays 127 (the two score 5,887 and 5,790). Of the 64 games through here on that machine (seeds "
+        "3096 to 3301), 82 lost none of 50, and 127 lost 4 of 14 (games 3130012, 3130014, 3266010 and 3267003, each "
+        "won counting nodes alone). Not played out: the entry rests on the search's own choice and those games.",
+    ),
+    (
+        (112, 96, 82, 111, 97, 127, 81, 113, 80, 79, 83, 84, 67, 52, 95, 53, 109, 123),
+        50,
+        OWN,
+        "X's tenth move, against ThreatSpace. Counting nodes alone the search plays 50 at depth 5, its 24,000 nodes "
+        "taking about 0.8 s on a machine that searches 28,000 to 37,000 nodes a second; there the clock cut it at 0.4 "
+        "to 0.6 s, which plays 65 or 125. Of the 29 games through here on that machine (seeds 3096 to 3301), 50 lost "
+        "none of 22, and 65 lost 2 of 7 (games 3271002 and 3301019, each won counting nodes alone). Not played out: "
+        "the entry rests on the search's own choice and those games.",
     ),
 )
 # Past the book's longest entry, no position can be in it.
