@@ -563,9 +563,9 @@ def _choose(s: Search, me: str, them: str, done) -> Result:
     game, budget = s.game, s.budget
     booked = game.booked()
     if booked is not None:
-        # Measured in games, where the search's own answer lost more often, or the search's own tie at the position
-        # X meets most (webapp/engine/openings.py); first, so that it costs a lookup whatever time is left (the
-        # tree's search gets what its analysis leaves).
+        # Measured in games, where the search's own answer lost more often, or the search's own choice, kept where a
+        # slower machine's clock cut it to another (webapp/engine/openings.py, ``why``); first, so that it costs a
+        # lookup whatever time is left (the tree's search gets what its analysis leaves).
         return done(booked, 0, 0, "book")
     win = s.forced(me, s.share(OWN_NODES, budget.own_fraction), s.until(budget.own_fraction))
     if win is not None:

@@ -11,8 +11,8 @@ threat search, so no entry stands where a deeper threat search finds a win, unle
 first move, or that move lost when played out because Hard, within its budget, does not follow the win on (one
 entry, which ``tests/test_openings.py`` names). A few entries lie past the opening, on lines ThreatSpace's choices
 lead to again and again; some settle a tie, where the search rates two moves the same and the game's random
-generator picks one. Five keep the search's own choice where a slower machine's clock cut the search short: a
-tie, at the position X meets most, and four single moves.
+generator picks one. Six keep the search's own choice where a slower machine's clock cut the search short: a
+tie, at the position X meets most, and five single moves.
 
 An entry is a real game's moves up to the position (cells as the match logs write them), the reply in the same
 orientation (one square, or the squares of a tie, among which the game picks at random as it does among the
@@ -484,6 +484,16 @@ ENTRIES: tuple[tuple[tuple[int, ...], int | tuple[int, ...], str, str], ...] = (
         "to 0.6 s, which plays 65 or 125. Of the 29 games through here on that machine (seeds 3096 to 3301), 50 lost "
         "none of 22, and 65 lost 2 of 7 (games 3271002 and 3301019, each won counting nodes alone). Not played out: "
         "the entry rests on the search's own choice and those games.",
+    ),
+    (
+        (112, 96, 82, 111, 97, 127, 81, 113, 80, 83, 67, 52, 79, 78, 95, 53),
+        64,
+        OWN,
+        "X's ninth move, against ThreatSpace. Counting nodes alone the search plays 64 at depth 5, its 24,000 nodes "
+        "taking about 0.8 s on a machine that searches 28,000 to 37,000 nodes a second; there the clock cut it to "
+        "110. Of the 38 games through here on that machine (seeds 3096 to 3364), 64 lost none of 34, and 110 lost 1 "
+        "of 4 (game 3356004, won counting nodes alone). Not played out: the entry rests on the search's own choice "
+        "and those games.",
     ),
 )
 # Past the book's longest entry, no position can be in it.
