@@ -754,7 +754,10 @@ def test_the_first_players_move_stops_at_its_nodes_and_is_the_same_every_time():
 SEVENTH = grid(15, "", "", "", "..........O", ".........X", "........X", ".....OOX", "....OXXXO", ".....O")
 
 
-def test_the_first_players_move_does_not_change_with_a_slower_clock_short_of_its_whole_budget():
+def test_the_first_players_move_does_not_change_with_a_slower_clock_short_of_its_whole_budget(monkeypatch):
+    # The book keeps 82 here, the search's own move, for machines whose clock cuts the whole move short; it is the
+    # search's own that is asked about, so the book is silent.
+    monkeypatch.setattr(Gomoku, "booked", lambda self: None)
     frozen = search(game_of(SEVENTH), dataclasses.replace(hard.DEFAULT_BUDGET, clock=lambda: 0.0))
     # Each reading 5 ms later: the move's hundred or so readings pass every share's fraction of the 0.75 s, the
     # defences' 0.41 s among them, and stay short of the whole. The shares end by nodes alone, so nothing changes.

@@ -495,6 +495,17 @@ ENTRIES: tuple[tuple[tuple[int, ...], int | tuple[int, ...], str, str], ...] = (
         "of 4 (game 3356004, won counting nodes alone). Not played out: the entry rests on the search's own choice "
         "and those games.",
     ),
+    (
+        (
+            *(112, 96, 110, 97, 111, 109, 95, 113, 79, 127, 80, 65, 125, 140, 63, 47, 81, 78, 99, 139),
+            *(83, 82, 67, 51, 53, 39, 68, 98, 66, 38, 69, 70, 115, 131),
+        ),
+        94,
+        SETTLES,
+        "X's eighteenth move, against ThreatSpace. The search ties 37 and 94. Played out from here, 37 lost 5 of 72 "
+        "and 94 none of 72; in 880 games on a machine that searches 28,000 to 37,000 nodes a second (seeds 3321 to "
+        "3364), 3 came through here: 37 lost 1 of 2 (game 3353004, lost counting nodes alone too), and 94 won 1 of 1.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, *_ in ENTRIES)
