@@ -179,8 +179,8 @@ class Budget:
 # about half as fast (docs/engine.md, *A slower machine*) the clock cut X's moves and X lost 7 of 200 games that it
 # won counting nodes alone. With the search 35 % cheaper (*A cheaper search*) it lost 7 of 600 there, and with ties
 # kept through a cut and three positions booked with the full count's choice, 1 to 5 of 340 to 440 in four runs, as
-# the clock cut more (*A tie the clock settled, and a check the clock cut*); with two more, 2 of 880 (*Why each entry
-# is kept*).
+# the clock cut more (*A tie the clock settled, and a check the clock cut*); with two more, 2 of 880, and with two more
+# again, 2 of 440: half of those six the clock's, half the search's own (*Why each entry is kept*).
 DEFAULT_BUDGET = Budget(
     seconds=0.75,
     start_fraction=0.12,
