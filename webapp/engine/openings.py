@@ -506,6 +506,15 @@ ENTRIES: tuple[tuple[tuple[int, ...], int | tuple[int, ...], str, str], ...] = (
         "and 94 none of 72; in 880 games on a machine that searches 28,000 to 37,000 nodes a second (seeds 3321 to "
         "3364), 3 came through here: 37 lost 1 of 2 (game 3353004, lost counting nodes alone too), and 94 won 1 of 1.",
     ),
+    (
+        (112, 98, 128, 96, 142, 97, 99, 114, 127),
+        95,
+        BETTER,
+        "O's fifth move, against ThreatSpace. The search plays 94, 95 or 113, as its clock allows: in 360 games as O "
+        "on a machine that searches 28,000 to 37,000 nodes a second (seeds 3060 to 3077), 56 came through here, and "
+        "94 lost 9 of 9, 113 2 of 27 and 95 none of 20. Played out from here on that machine, 94 lost 16 of 16, 113 "
+        "1 of 16 and 95 none of 16.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, *_ in ENTRIES)
