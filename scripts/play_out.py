@@ -1,10 +1,11 @@
 """Which reply loses least in a 15×15 position? Each candidate played out, Hard against an opponent from there.
 
 How the opening book's entries are measured (webapp/engine/openings.py, docs/engine.md *An opening book*):
-the position is a game's moves so far, with Hard's side to move; each reply is played, then Hard (at its
-shipped budget) and the opponent play the game out, ``--games`` times with the opponent's random choices
-seeded apart. Without ``--replies``, the moves Hard's search weighs there (given 3 s) are tried. Needs the
-``strength`` extra for the outside opponents.
+the position is a game's moves so far, with Hard's side to move; the opponent is shown the game so far (it
+may keep a plan from move to move, ``show_the_game``), then each reply is played, and Hard (at its shipped
+budget) and the opponent play the game out, ``--games`` times with the opponent's random choices seeded apart.
+Without ``--replies``, the moves Hard's search weighs there (given 3 s) are tried. Needs the ``strength`` extra
+for the outside opponents.
 
     python scripts/play_out.py 112.96.127.97.143.111.126.98.95 [--replies 99,82] [--games 8] [--jobs 2]
 """
@@ -30,11 +31,13 @@ from webapp.match import replay
 SPEC = BY_KEY["15x15"]
 
 
-def play_out(moves: list[int], reply: int, opponent: str, seed: int) -> str:
+def play_out(moves: list[int], reply: int, opponent: str, seed: int, cold: bool = False) -> str:
     """The result for the side to move after ``moves``: it plays ``reply``, then Hard plays on for it."""
     them = strength.opponent_for(opponent, SPEC, 10_000, "cpp")[1](seed)
     hard_player = strength.level_player("minimax")
     side = "X" if len(moves) % 2 == 0 else "O"
+    if not cold:
+        show_the_game(them, moves, "O" if side == "X" else "X")
     x, o = (hard_player, them) if side == "X" else (them, hard_player)
     winner = strength.play_game(SPEC, x, o, random.Random(seed), opening=(*moves, reply))
     if winner is None:
@@ -42,9 +45,24 @@ def play_out(moves: list[int], reply: int, opponent: str, seed: int) -> str:
     return "won" if winner == side else "lost"
 
 
+def show_the_game(them: strength.Player, moves: list[int], their_mark: str) -> None:
+    """Ask ``them`` for a move at each of their turns in ``moves``, and play the logged move instead.
+
+    An opponent may keep a plan between moves: the ThreatSpace player saves the threat sequence it found and
+    plays it on, move after move. Shown the game, it holds the plan it held there in the match; asked cold in
+    the middle of a game it searches afresh, and may answer a reply quite differently than it did in the games.
+    """
+    board = list(SPEC.empty)
+    for turn, move in enumerate(moves):
+        mark = "X" if turn % 2 == 0 else "O"
+        if mark == their_mark:
+            them("".join(board), random.Random(turn))
+        board[move] = mark
+
+
 def _task(args: tuple) -> tuple[int, str]:
-    moves, reply, opponent, seed = args
-    return reply, play_out(moves, reply, opponent, seed)
+    moves, reply, opponent, seed, cold = args
+    return reply, play_out(moves, reply, opponent, seed, cold)
 
 
 def main() -> None:
@@ -55,6 +73,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--seed", type=int, default=88_000)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--cold", action="store_true", help="don't show the opponent the game so far first")
     args = parser.parse_args()
     moves = [int(cell) for cell in args.moves.split(".")]
     if args.replies:
@@ -63,7 +82,9 @@ def main() -> None:
         game = Gomoku.for_board(replay(tuple(moves), SPEC.key).board)
         found = hard.search(game, dataclasses.replace(hard.DEFAULT_BUDGET, seconds=3.0))
         replies = sorted(found.scores, key=lambda move: -found.scores[move])[:8] or list(found.best)
-    tasks = [(moves, reply, args.opponent, args.seed + game) for reply in replies for game in range(args.games)]
+    tasks = [
+        (moves, reply, args.opponent, args.seed + game, args.cold) for reply in replies for game in range(args.games)
+    ]
     results: dict[int, Counter] = {reply: Counter() for reply in replies}
     with ProcessPoolExecutor(args.jobs) as pool:
         for reply, result in pool.map(_task, tasks):

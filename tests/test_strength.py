@@ -6,12 +6,13 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from support import stones
+from support import load_script, stones
 
 from webapp import opponents, strength
 from webapp.engine.boards import BY_KEY
 from webapp.engine.gomoku import Gomoku
 from webapp.engine.hard import Budget
+from webapp.engine.openings import grid
 from webapp.engine.rules import EMPTY, parse
 from webapp.tournament import Measured, read_strength
 
@@ -189,3 +190,19 @@ def test_scripts_lost_lines_reads_the_games_a_match_prints(capsys, tmp_path, mon
         measured.losses,
     )
     assert all(len(game.moves) >= 7 and len(set(game.moves)) == len(game.moves) for game in games)
+
+
+@pytest.mark.parametrize(
+    ("their_mark", "their_turns"),
+    [("O", [1, 3]), ("X", [0, 2, 4])],
+)
+def test_scripts_play_out_shows_the_opponent_each_position_it_answered(their_mark, their_turns):
+    # The ThreatSpace player saves the threat line it found and plays it on: a play-out from the middle of a game
+    # must first ask it at each of its turns, or it answers as it never did in the games (docs/engine.md).
+    play_out = load_script("play_out")
+    moves = [112, 96, 127, 97, 143]
+    asked = []
+
+    play_out.show_the_game(lambda board, rng: asked.append(board) or 0, moves, their_mark)
+
+    assert asked == [grid(15, moves[:turn]) for turn in their_turns]
