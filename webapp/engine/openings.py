@@ -11,8 +11,8 @@ threat search, so no entry stands where a deeper threat search finds a win, unle
 first move, or that move lost when played out because Hard, within its budget, does not follow the win on (one
 entry, which ``tests/test_openings.py`` names). A few entries lie past the opening, on lines ThreatSpace's choices
 lead to again and again; some settle a tie, where the search rates two moves the same and the game's random
-generator picks one. Six keep the search's own choice where a slower machine's clock cut the search short: a
-tie, at the position X meets most, and five single moves.
+generator picks one. Seven keep the search's own choice where a slower machine's clock cut the search short: a
+tie, at the position X meets most, and six single moves.
 
 An entry is a real game's moves up to the position (cells as the match logs write them), the reply in the same
 orientation (one square, or the squares of a tie, among which the game picks at random as it does among the
@@ -494,6 +494,18 @@ ENTRIES: tuple[tuple[tuple[int, ...], int | tuple[int, ...], str, str], ...] = (
         "110. Of the 38 games through here on that machine (seeds 3096 to 3364), 64 lost none of 34, and 110 lost 1 "
         "of 4 (game 3356004, won counting nodes alone). Not played out: the entry rests on the search's own choice "
         "and those games.",
+    ),
+    (
+        (
+            *(112, 96, 110, 97, 111, 109, 95, 113, 79, 127, 63, 47, 80, 65, 125, 140, 81, 78, 99, 92),
+            *(83, 82, 67, 51, 53, 39, 68, 98, 115, 131, 38, 23, 66, 52, 69, 70, 37, 85, 21, 5),
+        ),
+        114,
+        OWN,
+        "X's twenty-first move, against ThreatSpace. Counting nodes alone the search plays 114 at depth 3, its "
+        "24,000 nodes taking about 0.7 s on a machine that searches 28,000 to 37,000 nodes a second; there the clock "
+        "cut it at depth 2, which plays 35. Of the 4 games through here on that machine (seeds 3096 to 3386), 114 "
+        "lost none of 3, and 35 lost 1 of 1 (game 3381019, won counting nodes alone).",
     ),
     (
         (
