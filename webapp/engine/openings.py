@@ -527,6 +527,24 @@ ENTRIES: tuple[tuple[tuple[int, ...], int | tuple[int, ...], str, str], ...] = (
         "94 lost 9 of 9, 113 2 of 27 and 95 none of 20. Played out from here on that machine, 94 lost 16 of 16, 113 "
         "1 of 16 and 95 none of 16.",
     ),
+    (
+        (112, 126, 127, 142, 110, 109, 96, 124, 80, 64, 95, 125, 98),
+        122,
+        BETTER,
+        "O's seventh move, against ThreatSpace. The search plays 97 or 122, as its clock allows: in the games as O "
+        "on a machine that searches 28,000 to 37,000 nodes a second (seeds 3060 to 3089), 36 came through here, "
+        "and 97 lost 6 of 6 and 122 none of 30. Played out from here on that machine, ThreatSpace shown the game "
+        "first (it plays on a threat line it saved), 97 lost 16 of 16 and 122 none of 16.",
+    ),
+    (
+        (112, 128, 113, 114, 142, 157, 141, 143, 171, 99, 129, 97, 126, 156, 158, 110, 140, 98, 96, 100, 101),
+        86,
+        BETTER,
+        "O's eleventh move, against ThreatSpace. The search plays 69 at depth 3, and 86 where its clock stops it at "
+        "depth 2: in the games as O on a machine that searches 28,000 to 37,000 nodes a second (seeds 3060 to "
+        "3089), 13 came through here, and 69 lost 6 of 6 and 86 none of 7. Played out from here on that machine, "
+        "ThreatSpace shown the game first, 69 lost 16 of 16 and 86 none of 16.",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, *_ in ENTRIES)
