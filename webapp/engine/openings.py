@@ -528,6 +528,15 @@ ENTRIES: tuple[tuple[tuple[int, ...], int | tuple[int, ...], str, str], ...] = (
         "1 of 16 and 95 none of 16.",
     ),
     (
+        (112, 126, 113, 111, 129, 97, 143),
+        83,
+        BETTER,
+        "O's fourth move, against ThreatSpace. The search plays 83, 98 or 115, as its clock allows: in the games as "
+        "O on a machine that searches 28,000 to 37,000 nodes a second (seeds 3060 to 3089, some played by two "
+        "engines), 58 came through here, and 98 lost 14 of 24, 115 none of 24 and 83 none of 10. Played out from "
+        "here on that machine, ThreatSpace shown the game first, 98 lost 5 of 16, 115 3 of 16 and 83 none of 16.",
+    ),
+    (
         (112, 126, 127, 142, 110, 109, 96, 124, 80, 64, 95, 125, 98),
         122,
         BETTER,
