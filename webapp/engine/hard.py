@@ -180,7 +180,8 @@ class Budget:
 # won counting nodes alone. With the search 35 % cheaper (*A cheaper search*) it lost 7 of 600 there, and with ties
 # kept through a cut and three positions booked with the full count's choice, 1 to 5 of 340 to 440 in four runs, as
 # the clock cut more (*A tie the clock settled, and a check the clock cut*); with two more, 2 of 880, and with two more
-# again, 2 of 440: half of those four the clock's, half the search's own (*Why each entry is kept*).
+# again, 2 of 440: half of those four the clock's, half the search's own (*Why each entry is kept*); with one more,
+# 1 of 440, the search's own (*Play-outs that show ThreatSpace the game*).
 DEFAULT_BUDGET = Budget(
     seconds=0.75,
     start_fraction=0.12,
