@@ -50,7 +50,7 @@ def show_the_game(them: strength.Player, moves: list[int], their_mark: str) -> N
 
     An opponent may keep a plan between moves: the ThreatSpace player saves the threat sequence it found and
     plays it on, move after move. Shown the game, it holds the plan it held there in the match; asked cold in
-    the middle of a game it searches afresh, and may answer a reply quite differently than it did in the games.
+    the middle of a game it searches afresh, and may answer a reply quite differently from the games.
     """
     board = list(SPEC.empty)
     for turn, move in enumerate(moves):
