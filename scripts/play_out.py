@@ -26,6 +26,7 @@ from webapp import strength
 from webapp.engine import hard
 from webapp.engine.boards import BY_KEY
 from webapp.engine.gomoku import Gomoku
+from webapp.engine.openings import grid
 from webapp.match import replay
 
 SPEC = BY_KEY["15x15"]
@@ -37,7 +38,7 @@ def play_out(moves: list[int], reply: int, opponent: str, seed: int, cold: bool 
     hard_player = strength.level_player("minimax")
     side = "X" if len(moves) % 2 == 0 else "O"
     if not cold:
-        show_the_game(them, moves, "O" if side == "X" else "X")
+        show_the_game(them, moves)
     x, o = (hard_player, them) if side == "X" else (them, hard_player)
     winner = strength.play_game(SPEC, x, o, random.Random(seed), opening=(*moves, reply))
     if winner is None:
@@ -45,19 +46,15 @@ def play_out(moves: list[int], reply: int, opponent: str, seed: int, cold: bool 
     return "won" if winner == side else "lost"
 
 
-def show_the_game(them: strength.Player, moves: list[int], their_mark: str) -> None:
-    """Ask ``them`` for a move at each of their turns in ``moves``, and play the logged move instead.
+def show_the_game(them: strength.Player, moves: list[int]) -> None:
+    """Ask ``them``, the side not to move after ``moves``, for a move at each of its turns there; the log's stands.
 
     An opponent may keep a plan between moves: the ThreatSpace player saves the threat sequence it found and
     plays it on, move after move. Shown the game, it holds the plan it held there in the match; asked cold in
     the middle of a game it searches afresh, and may answer a reply quite differently from the games.
     """
-    board = list(SPEC.empty)
-    for turn, move in enumerate(moves):
-        mark = "X" if turn % 2 == 0 else "O"
-        if mark == their_mark:
-            them("".join(board), random.Random(turn))
-        board[move] = mark
+    for turn in range(1 - len(moves) % 2, len(moves), 2):
+        them(grid(SPEC.n, moves[:turn]), random.Random(turn))
 
 
 def _task(args: tuple) -> tuple[int, str]:

@@ -193,16 +193,15 @@ def test_scripts_lost_lines_reads_the_games_a_match_prints(capsys, tmp_path, mon
 
 
 @pytest.mark.parametrize(
-    ("their_mark", "their_turns"),
-    [("O", [1, 3]), ("X", [0, 2, 4])],
+    ("moves", "their_turns"),
+    [([112, 96, 127, 97], [1, 3]), ([112, 96, 127, 97, 143], [0, 2, 4])],
 )
-def test_scripts_play_out_shows_the_opponent_each_position_it_answered(their_mark, their_turns):
+def test_scripts_play_out_shows_the_opponent_each_position_it_answered(moves, their_turns):
     # The ThreatSpace player saves the threat line it found and plays it on: a play-out from the middle of a game
     # must first ask it at each of its turns, or it answers as it never did in the games (docs/engine.md).
     play_out = load_script("play_out")
-    moves = [112, 96, 127, 97, 143]
     asked = []
 
-    play_out.show_the_game(lambda board, rng: asked.append(board) or 0, moves, their_mark)
+    play_out.show_the_game(lambda board, rng: asked.append(board) or 0, moves)
 
     assert asked == [grid(15, moves[:turn]) for turn in their_turns]
