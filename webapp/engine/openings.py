@@ -554,6 +554,16 @@ ENTRIES: tuple[tuple[tuple[int, ...], int | tuple[int, ...], str, str], ...] = (
         "3089), 13 came through here, and 69 lost 6 of 6 and 86 none of 7. Played out from here on that machine, "
         "ThreatSpace shown the game first, 69 lost 16 of 16 and 86 none of 16.",
     ),
+    (
+        (112, 128, 126, 98, 142, 113, 143),
+        97,
+        BETTER,
+        "O's fourth move, against ThreatSpace. The search plays 141 at depth 4 and 97 at depth 5, as its clock "
+        "allows: in the games as O on a machine that searches 28,000 to 37,000 nodes a second (seeds 3060 to 3113, "
+        "each seed counted once), 180 came through here, and 141 lost 6 of 19 and 97 6 of 161. Played out from "
+        "here, ThreatSpace shown the game first, 141 lost 13 of 48 and 97 none of 48 (at 40,000 nodes a second; "
+        "an earlier 16 each on the slower machine lost none either way).",
+    ),
 )
 # Past the book's longest entry, no position can be in it.
 MOST_STONES = max(len(moves) for moves, *_ in ENTRIES)
