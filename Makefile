@@ -45,7 +45,7 @@ busy: $(VENV)/.installed
 # Mutation testing of the engine, the table and the saved game ([tool.mutmut] only_mutate) against the fast
 # tests, then the score of each module (docs/mutation.md). Slow, so not part of `make test`. Results are kept
 # in mutants/: a plain `make mutate` goes on where the last run stopped, running only the mutants with no
-# result yet; named ones run again, with or without a result, as in `make mutate MUTANTS='webapp.state*'`.
+# result yet; named ones run again, with or without a result, as in `make mutate MUTANTS='webapp.web.state*'`.
 MUTANTS ?=
 mutate: $(VENV)/.installed-mutate
 	$(BIN)/mutmut run --max-children 2 $(foreach m,$(MUTANTS),'$(m)')
@@ -60,36 +60,36 @@ format: $(VENV)/.installed-test
 	$(BIN)/ruff check --fix .
 
 bench: $(VENV)/.installed
-	$(BIN)/python -m webapp.solver bench
+	$(BIN)/python -m tools.bench
 
-# The 5×5 book shipped in webapp/engine/book5x5.bin: the exact value of every position with five marks or
-# fewer, the 66,859 with five solved by the exact search (about an hour of CPU), the rest worked out from
+# The 5×5 book shipped in webapp/engine/book5x5.bin: the exact value of every position with six marks or
+# fewer, the 443,850 with six solved by the exact search (about 45 minutes of CPU), the rest worked out from
 # them. Values already in the file (or in a .partial file an interrupted build left) are kept;
 # `make book BOOK_ARGS=--fresh` solves them all again.
 book: $(VENV)/.installed
 	$(BIN)/python -m webapp.engine.book $(BOOK_ARGS)
 
 stats: $(VENV)/.installed
-	$(BIN)/python -m webapp.solver stats
+	$(BIN)/python -m webapp stats
 
 tournament: $(VENV)/.installed
-	$(BIN)/python -m webapp.solver tournament --games 100
+	$(BIN)/python -m webapp tournament --games 100
 
 # The Hard level on 7×7 and 15×15 against the ThreatSpace player of the gomoku package (15×15 only), our own
 # threat attacker, OpenSpiel's C++ MCTS bot at 10,000 simulations, Medium and Easy; writes
-# webapp/data/strength.json and the table in docs/benchmarks.md. Slow (hours of CPU, most of it MCTS's), so never
+# webapp/learn/data/strength.json and the table in docs/benchmarks.md. Slow (hours of CPU, most of it MCTS's), so never
 # part of `make test`. Each match exits 1 when Hard lost a game; the next ones are played all the same (the `-`).
 # Narrow it with STRENGTH_GAMES (per side).
 STRENGTH_GAMES ?= 20
 strength: $(VENV)/.installed-strength
-	-$(BIN)/python -m webapp.strength --board 15x15 --opponent threatspace --games $(STRENGTH_GAMES)
-	-$(BIN)/python -m webapp.strength --board 15x15 --opponent attacker --games $(STRENGTH_GAMES)
-	-$(BIN)/python -m webapp.strength --board 7x7 --opponent attacker --games $(STRENGTH_GAMES)
-	-$(BIN)/python -m webapp.strength --board 15x15 --opponent mcts --simulations 10000 --games $(STRENGTH_GAMES)
-	-$(BIN)/python -m webapp.strength --board 7x7 --opponent mcts --simulations 10000 --games $(STRENGTH_GAMES)
+	-$(BIN)/python -m tools.strength --board 15x15 --opponent threatspace --games $(STRENGTH_GAMES)
+	-$(BIN)/python -m tools.strength --board 15x15 --opponent attacker --games $(STRENGTH_GAMES)
+	-$(BIN)/python -m tools.strength --board 7x7 --opponent attacker --games $(STRENGTH_GAMES)
+	-$(BIN)/python -m tools.strength --board 15x15 --opponent mcts --simulations 10000 --games $(STRENGTH_GAMES)
+	-$(BIN)/python -m tools.strength --board 7x7 --opponent mcts --simulations 10000 --games $(STRENGTH_GAMES)
 	-for board in 7x7 15x15; do \
-		$(BIN)/python -m webapp.strength --board $$board --opponent one-ply --games $(STRENGTH_GAMES); \
-		$(BIN)/python -m webapp.strength --board $$board --opponent random --games $(STRENGTH_GAMES); \
+		$(BIN)/python -m tools.strength --board $$board --opponent one-ply --games $(STRENGTH_GAMES); \
+		$(BIN)/python -m tools.strength --board $$board --opponent random --games $(STRENGTH_GAMES); \
 	done
 
 # wrk drives the load; scripts/ensure-wrk installs Debian's package when it is missing.

@@ -30,7 +30,7 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 #
 # Our subclass of that worker (webapp/worker.py) closes connections that stall: a socket that sends or
 # reads nothing for 10 s, or that has not sent its whole request line and headers after 15 s.
-worker_class = "webapp.worker.GameWorker"
+worker_class = "webapp.web.worker.GameWorker"
 # Connections one worker keeps open at once, slow ones included; beyond it the kernel's backlog waits.
 # Each costs a greenlet and a socket (a few KB), and a stalled one is closed within 15 s, so a client
 # must keep opening thousands a second to fill them; 3,000 idle sockets leave /healthz at once
@@ -79,9 +79,9 @@ def when_ready(server):
     restarted after a crash too.
     """
     # The load script serves a trivial app with this same file; only the game has costs to pay.
-    if "webapp.views" not in sys.modules:
+    if "webapp.web.game" not in sys.modules:
         return
-    from webapp.warm import warm_up
+    from webapp.web.warm import warm_up
 
     for name, seconds in warm_up(server.app.wsgi()).items():
         server.log.info("Worked out %s before the workers start: %.2f s", name, seconds)

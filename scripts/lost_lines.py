@@ -9,7 +9,7 @@ opponent will find again. As O the clock also varies Hard's choice, so a split t
 
 The log is the match's own stderr, one game a line:
 
-    python -m webapp.strength --board 15x15 --opponent threatspace --games 20 --seed 2100 2> games.log
+    python -m tools.strength --board 15x15 --opponent threatspace --games 20 --seed 2100 2> games.log
     python scripts/lost_lines.py games.log [more.log ...] [--side X] [--board 15x15] [--opponent ThreatSpace]
 """
 
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # "15x15 Hard as X vs ThreatSpace (gomoku 0.1.0), game 7 (seed 2102006): O won in 52 moves; ...: 112.96.82..."
-# as webapp.strength.match prints it
+# as tools.strength.match prints it
 GAME = re.compile(
     r"^\s*(?P<board>\d+x\d+) .* as (?P<side>[XO]) vs (?P<opponent>.+), game \d+ \(seed (?P<seed>\d+)\): "
     r"(?P<result>X won|O won|draw) in \d+ moves.*: (?P<moves>[\d.]+)$"

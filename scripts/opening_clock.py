@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from webapp.bench import game_positions
+from tools.bench import game_positions
 from webapp.engine import hard
 from webapp.engine.boards import BY_KEY
 from webapp.engine.gomoku import Gomoku

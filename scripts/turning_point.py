@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from webapp import strength
+from tools import strength
 from webapp.engine import hard
 from webapp.engine.boards import BY_KEY
 

@@ -1,6 +1,6 @@
 import re
 
-from webapp.assets import fingerprint
+from webapp.web.assets import fingerprint
 
 
 def test_static_files_get_fingerprinted_names(tmp_path):

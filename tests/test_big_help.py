@@ -1,7 +1,7 @@
 import pytest
 
-from webapp.big_help import CHOICES, LISTED, NO_FORCED_WIN, choices, facts, forced_words, move_words, threat_words
 from webapp.engine.facts import ForcedWin, Threat
+from webapp.learn.big_help import CHOICES, LISTED, NO_FORCED_WIN, choices, facts, forced_words, move_words, threat_words
 from webapp.solver import search_view
 
 

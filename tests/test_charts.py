@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from webapp.charts import (
+from webapp.learn.charts import (
     BAR_HEIGHT,
     FONT,
     WIDTH,

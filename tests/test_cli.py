@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from webapp.cli import main
+from webapp.__main__ import main
 
 
 def run(capsys, *argv):
@@ -69,44 +69,6 @@ def test_bad_input_is_a_one_line_error(capsys, argv, message):
 
 def test_the_module_runs_as_a_script():
     done = subprocess.run(
-        [sys.executable, "-m", "webapp.solver", "move", "X........"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "webapp", "move", "X........"], capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "4"
-
-
-def test_bench_reports_every_figure(capsys):
-    status, out, _ = run(capsys, "bench", "--games", "300", "--json")
-    report = json.loads(out)
-    assert set(report) == {"warm", "first_call_ms", "versus_random", "goals", "met"}
-    assert report["warm"]["calls"] == 4520
-    assert [r["losses"] for r in report["versus_random"]] == [0, 0]
-    assert status in (0, 1)  # the timing goals are for the benchmark to judge, not a test
-
-
-def test_bench_on_4x4_times_every_kind_of_request(capsys):
-    status, out, _ = run(capsys, "bench", "--board", "4x4", "--games", "2", "--positions", "5", "--json")
-    report = json.loads(out)
-    timing = report["timing"]
-    assert timing["board"] == "4x4"
-    assert timing["random_positions"] == 5 and timing["game_positions"] >= 4 and timing["examples"] == 3
-    assert timing["positions"] == 5 + timing["game_positions"] + 3
-    for kind in ("move", "analysis", "outlook", "hint"):
-        assert timing[kind]["calls"] == timing["positions"]
-        assert 0 <= timing[kind]["median_s"] <= timing[kind]["worst_s"]
-    assert timing["exact_moves"] + timing["fallbacks"] == timing["positions"]
-    assert timing["book_load_s"] is None and timing["in_book"] == 0
-    assert set(report["met"]) == {"worst_s", "positions"}
-    assert status == 1  # a dozen positions are fewer than the 200 the goal asks for
-
-
-def test_bench_on_5x5_reads_the_book(capsys):
-    status, out, _ = run(capsys, "bench", "--board", "5x5", "--games", "1", "--positions", "3")
-    assert "the book: 521,369 positions" in out
-    assert "moves proved best: " in out and "move values proved: " in out
-    assert status == 1  # a few positions are fewer than the 200 the goal asks for
-
-
-def test_bench_refuses_an_unknown_board(capsys):
-    with pytest.raises(SystemExit):
-        run(capsys, "bench", "--board", "6x6")
-    assert "invalid choice: '6x6'" in capsys.readouterr().err

@@ -5,10 +5,10 @@ import time
 import pytest
 from support import HX, page, send
 
-from webapp import costs, views
 from webapp.engine import pacing
 from webapp.engine.boards import board_for, position
 from webapp.engine.rules import InvalidMoveError
+from webapp.web import costs, learn
 
 
 @pytest.fixture
@@ -56,7 +56,7 @@ def test_the_game_trees_searches_stop_sooner_than_a_games_to_leave_time_for_draw
         left.append(pace.deadline - pace.clock())
         raise InvalidMoveError("stop here: only the pace was wanted")
 
-    monkeypatch.setattr(views, "explore", explore)
+    monkeypatch.setattr(learn, "explore", explore)
     answer = client.get(path, query_string={"board": "15x15", "path": "112"})
     assert answer.status_code == 400
     assert costs.TREE_SECONDS - 0.1 < left[0] <= costs.TREE_SECONDS < costs.REQUEST_SECONDS

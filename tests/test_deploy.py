@@ -214,9 +214,8 @@ def declared(extra: str | None = None) -> set[str]:
     return {normalise(re.match(r"[A-Za-z0-9._-]+", requirement).group()) for requirement in requirements}
 
 
-# `make strength` (python -m webapp.strength) alone runs these, and nothing the server loads imports them: they
-# may import the strength extra's packages (inside their functions), by these names.
-STRENGTH_MODULES = {"strength.py", "opponents.py"}
+# The measuring tools (tools/, run by `make strength`) may import the strength extra's packages, by these names;
+# the shipped package never imports them, nor tools/.
 STRENGTH_ONLY = {"numpy", "pyspiel", "open_spiel", "gomoku", "flask_socketio"}
 
 
@@ -229,22 +228,17 @@ def test_every_module_the_app_imports_comes_from_a_declared_dependency(path):
     distributions = importlib.metadata.packages_distributions()
     runtime = declared()
     for name in sorted(third_party_imports(path)):
-        if path.name in STRENGTH_MODULES and name in STRENGTH_ONLY:
-            continue
         owners = {normalise(owner) for owner in distributions.get(name, [name])}
         assert owners & runtime, f"{path.name} imports {name} (from {owners}), which [project] dependencies lacks"
 
 
-def test_the_strength_extra_is_needed_by_make_strength_alone():
+def test_the_strength_extra_is_needed_by_the_tools_alone():
     assert {"open-spiel", "gomoku", "flask-socketio"} <= declared("strength")
-    for name in STRENGTH_MODULES:
-        assert third_party_imports(ROOT / "webapp" / name) <= STRENGTH_ONLY, name
-    # No other module imports them, so the server never needs the extra.
-    strength_modules = {f"webapp.{name.removesuffix('.py')}" for name in STRENGTH_MODULES}
+    for path in (ROOT / "tools").rglob("*.py"):
+        assert third_party_imports(path) - {"tools"} <= STRENGTH_ONLY, path.name
+    # The shipped package never reaches into the tools, so the server never needs the extra.
     for path in [*(ROOT / "webapp").rglob("*.py"), ROOT / "gunicorn.conf.py"]:
-        if path.parent == ROOT / "webapp" and path.name in STRENGTH_MODULES:
-            continue
-        assert not imported_modules(path) & strength_modules, path.name
+        assert not any(name.split(".")[0] == "tools" for name in imported_modules(path)), path.name
 
 
 def imported_modules(path: Path) -> set[str]:

@@ -7,7 +7,7 @@ import pytest
 
 from webapp.engine import pacing, perfect
 from webapp.engine.bitboard import bit_geometry, bits_of, text_of
-from webapp.engine.boards import position
+from webapp.engine.boards import is_exact_board, position
 from webapp.engine.exact import (
     CHECK_EVERY,
     INF,
@@ -236,7 +236,7 @@ def test_impossible_never_loses(empty, opponent, side):
 
 @pytest.mark.parametrize(("cells", "exact"), [(9, False), (16, True), (25, True), (49, False), (225, False)])
 def test_impossible_plays_by_the_exact_search_on_4x4_and_5x5_only(cells, exact):
-    assert perfect.is_exact_board("." * cells) is exact
+    assert is_exact_board("." * cells) is exact
 
 
 # --- budgets, twins and the tie-break's windows (the second mutation run, docs/mutation.md) ---------------

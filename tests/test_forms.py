@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 from werkzeug.exceptions import ClientDisconnected
 from werkzeug.test import EnvironBuilder
 
-from webapp.forms import SHORT_FORM, URLENCODED, FormError, GameRequest, optional_choice, whole_number
+from webapp.web.forms import SHORT_FORM, URLENCODED, FormError, GameRequest, optional_choice, whole_number
 
 
 @pytest.mark.parametrize(("text", "value"), [("0", 0), ("8", 8), (" 4 ", 4)])

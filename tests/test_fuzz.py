@@ -17,9 +17,10 @@ from itsdangerous import BadSignature
 from support import HX
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
-from webapp import create_app, state
+from webapp import create_app
 from webapp.engine.boards import BOARDS
 from webapp.match import LEVELS, MODES, Settings, Table
+from webapp.web import state
 
 CONFIG = {"TESTING": True, "SECRET_KEY": "fuzz", "RANDOM_SEED": 11}
 METHODS = ("GET", "POST", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS")

@@ -1,7 +1,7 @@
 import pytest
 
 from webapp.match import Settings, Table
-from webapp.present import Strike, controls_state, game_view, headline, score_view
+from webapp.web.present import Strike, controls_state, game_view, headline, score_view
 
 
 def table(*moves, **settings) -> Table:

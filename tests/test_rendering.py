@@ -7,8 +7,8 @@ from support import HX, page, send
 
 import webapp
 from webapp.match import Table
-from webapp.present import controls_state, game_view
-from webapp.rendering import page_or_fragment, remembered_partial
+from webapp.web.present import controls_state, game_view
+from webapp.web.rendering import page_or_fragment, remembered_partial
 
 
 @pytest.mark.parametrize(
@@ -107,9 +107,9 @@ def test_no_cache_grows_with_what_visitors_send(app, client, headers):
         ("game.index", {}),
         ("game.index", {"moves": "4.0.8", "at": 3}),
         ("review.review_page", {"moves": "4.0"}),
-        ("game.tree", {"board": "X...O....", "moves": None}),
-        ("game.tree", {"path": None}),
-        ("game.tree", {"pruning": True}),
+        ("learn.tree", {"board": "X...O....", "moves": None}),
+        ("learn.tree", {"path": None}),
+        ("learn.tree", {"pruning": True}),
         ("game.index", {"moves": "a b&c=d/é+%", "at": 0}),
         ("game.index", {"moves": ["4", "0"]}),
         ("game.index", {"_anchor": "board"}),
@@ -124,12 +124,12 @@ def test_templates_build_the_addresses_url_for_builds(app, endpoint, values):
 # The memoised functions with no bound on their entries: each is keyed on values the game itself fixes, a
 # finite and small set whatever visitors send (checked values of a catalogue, or no argument at all).
 UNBOUNDED_BY_DESIGN = {
-    "webapp.stats.tally": "a board of the catalogue",
-    "webapp.stats.numbers": "no argument",
-    "webapp.stats.counted": "a board key of the catalogue",
-    "webapp.tournament._read_once": "no argument",
-    "webapp.views.tournament_results": "no argument",
-    "webapp.worker._with_deadlines": "the server's socket class",
+    "webapp.learn.numbers.tally": "a board of the catalogue",
+    "webapp.learn.numbers.numbers": "no argument",
+    "webapp.learn.numbers.counted": "a board key of the catalogue",
+    "webapp.learn.tournament._read_once": "no argument",
+    "webapp.web.learn.tournament_results": "no argument",
+    "webapp.web.worker._with_deadlines": "the server's socket class",
     "webapp.engine.bitboard.bit_geometry": "a board's size and line length",
     "webapp.engine.facts._lines": "a board's size",
     "webapp.engine.book.load": "no argument",
@@ -144,11 +144,9 @@ UNBOUNDED_BY_DESIGN = {
 
 
 def memoised_functions():
-    import webapp.engine
-
-    for package in (webapp, webapp.engine):
-        for module in pkgutil.iter_modules(package.__path__):
-            loaded = importlib.import_module(f"{package.__name__}.{module.name}")
+    for module in pkgutil.walk_packages(webapp.__path__, "webapp."):
+        if not module.ispkg:
+            loaded = importlib.import_module(module.name)
             for name, value in vars(loaded).items():
                 if callable(getattr(type(value), "cache_info", None)) and value.__module__ == loaded.__name__:
                     yield f"{loaded.__name__}.{name}", value

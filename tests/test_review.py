@@ -5,7 +5,7 @@ from support import rank, reachable_boards, reference_analysis, unfinished_board
 
 from webapp.engine.boards import BY_KEY
 from webapp.engine.rules import other, parse
-from webapp.review import (
+from webapp.learn.review import (
     UNCLEAR,
     JunkMovesError,
     MoveAfterEndError,
@@ -21,11 +21,9 @@ from webapp.review import (
     line_to,
     move_list,
     parse_moves,
-    place,
     positions,
     proved_at_once,
     review,
-    spot,
     threats,
 )
 from webapp.solver import analyze
@@ -221,23 +219,6 @@ def test_explanations():
 # --- words and drawings ------------------------------------------------------------------------
 
 
-def test_squares_in_words():
-    assert [spot(cell) for cell in range(9)] == [
-        "top-left", "top", "top-right", "left", "centre", "right", "bottom-left", "bottom", "bottom-right",
-    ]  # fmt: skip
-    assert [place(cell) for cell in (0, 1, 4, 5, 8)] == [
-        "the top-left corner", "the top edge", "the centre", "the right edge", "the bottom-right corner",
-    ]  # fmt: skip
-
-
-def test_squares_in_words_on_a_bigger_board():
-    # 4×4: four corners, edges of two squares each, no centre.
-    assert spot(0, 4) == "top-left" and spot(15, 4) == "bottom-right"
-    assert spot(1, 4) == "top edge, row 1, column 2"
-    assert spot(5, 4) == "row 2, column 2"
-    assert place(12, 4) == "the bottom-left corner"
-
-
 def test_the_move_list_comes_in_rounds_with_grades():
     moves = parse_moves("4.1.0")
     rows = move_list(moves, review(moves).moves)
@@ -417,15 +398,15 @@ def endgame_only(real):
 
 
 def test_where_analyze_proves_nothing_a_solved_board_is_not_graded_either(monkeypatch):
-    import webapp.review
+    import webapp.learn.review
 
-    monkeypatch.setattr(webapp.review, "analyze", endgame_only(webapp.review.analyze))
-    webapp.review._solved_choices.cache_clear()
+    monkeypatch.setattr(webapp.learn.review, "analyze", endgame_only(webapp.learn.review.analyze))
+    webapp.learn.review._solved_choices.cache_clear()
     try:
         # 4×4: X takes the top row while O plays the second; the last moves are in the solved endgame.
         game = review(parse_moves("0.4.1.5.8.9.12.13.10.14.2.6.3", B4), board=B4)
     finally:
-        webapp.review._solved_choices.cache_clear()
+        webapp.learn.review._solved_choices.cache_clear()
     grades = [move.grade for move in game.moves]
     assert grades[:5] == ["unclear"] * 5
     assert all(grade != "unclear" for grade in grades[8:])

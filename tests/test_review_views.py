@@ -5,7 +5,7 @@ import pytest
 from support import HX, board_of, page, send
 
 from webapp.engine.rules import parse
-from webapp.review import format_moves, grade_move, parse_moves, positions
+from webapp.learn.review import format_moves, grade_move, parse_moves, positions
 
 LOST = "4.1.0.8.6.3.2"  # O answers the centre on an edge and loses to a fork
 

@@ -6,7 +6,7 @@ from flask import redirect
 from support import HX, page
 
 from webapp.match import Table
-from webapp.security import keep_redirects_on_this_site
+from webapp.web.security import keep_redirects_on_this_site
 
 
 def test_every_page_carries_the_security_headers(client):

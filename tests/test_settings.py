@@ -3,7 +3,7 @@ import secrets
 import pytest
 
 from webapp import create_app
-from webapp.settings import DEVELOPMENT_KEY, ConfigError, from_environment
+from webapp.web.settings import DEVELOPMENT_KEY, ConfigError, from_environment
 
 LONG_ENOUGH = "Zq3-8vKx_Lr2mW9pTfYb7cHd4nGs6jAe"  # 32 characters, as random as a generated key
 

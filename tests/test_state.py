@@ -1,6 +1,6 @@
 """The saved game: the one line of text in the signed session cookie, and what reading it back gives.
 
-These tests talk to webapp.state directly inside a request context, without rendering a page, so
+These tests talk to webapp.web.state directly inside a request context, without rendering a page, so
 that they are quick enough for the mutation run (`make mutate`); tests/test_views.py covers the
 same cookie through the routes.
 """
@@ -13,8 +13,9 @@ import pytest
 from flask import session
 from flask.sessions import SecureCookieSessionInterface
 
-from webapp import create_app, state
+from webapp import create_app
 from webapp.match import MOST, Score, Scores, Settings, Table, Tally, is_game_id
+from webapp.web import state
 
 # Version | board | mode | side | levels: difficulty, X, O | counts as | moves | paused | values | game id
 GOOD = "5|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0123456789ab"

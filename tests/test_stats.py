@@ -2,10 +2,11 @@ from pathlib import Path
 
 import pytest
 
-from webapp import cli, stats
+import webapp.__main__ as cli
 from webapp.engine.boards import BOARDS, BY_KEY
 from webapp.engine.rules import Position, parse
-from webapp.stats import (
+from webapp.learn import numbers as stats
+from webapp.learn.numbers import (
     SEARCHES,
     Tally,
     census,

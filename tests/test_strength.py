@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from support import load_script, stones
 
-from webapp import opponents, strength
+from tools import opponents, strength
 from webapp.engine.boards import BY_KEY
 from webapp.engine.gomoku import Gomoku
 from webapp.engine.hard import Budget
 from webapp.engine.openings import grid
 from webapp.engine.rules import EMPTY, parse
-from webapp.tournament import Measured, read_strength
+from webapp.learn.tournament import Measured, read_strength
 
 
 def test_hard_against_easy_on_7x7_is_recorded_from_hards_side(capsys):

@@ -3,9 +3,9 @@ from pathlib import Path
 
 import pytest
 
-import webapp.tournament
+import webapp.learn.tournament
+from webapp.learn.tournament import Measured, StrengthFileError, play_game, read_strength, standings, tournament
 from webapp.solver import LEVELS
-from webapp.tournament import Measured, StrengthFileError, play_game, read_strength, standings, tournament
 
 
 @pytest.fixture(scope="module")
@@ -91,11 +91,11 @@ def measured_at(monkeypatch):
     """Point the tournament page at a strength file of the test's choosing, read afresh."""
 
     def point(path):
-        monkeypatch.setattr(webapp.tournament, "STRENGTH", path)
-        webapp.tournament._read_once.cache_clear()
+        monkeypatch.setattr(webapp.learn.tournament, "STRENGTH", path)
+        webapp.learn.tournament._read_once.cache_clear()
 
     yield point
-    webapp.tournament._read_once.cache_clear()
+    webapp.learn.tournament._read_once.cache_clear()
 
 
 def test_the_tournament_page_shows_each_measured_board(client, measured_at):

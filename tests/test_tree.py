@@ -11,9 +11,9 @@ from webapp.engine.hard import MATE, Budget
 from webapp.engine.levels import GAME, analyze
 from webapp.engine.rules import geometry, parse
 from webapp.engine.search import Counter, alphabeta
-from webapp.review import spot
-from webapp.stats import tree_size
-from webapp.tree import (
+from webapp.learn.numbers import tree_size
+from webapp.learn.squares import spot
+from webapp.learn.tree import (
     Counts,
     Estimate,
     InvalidPathError,
@@ -318,19 +318,19 @@ def test_a_tree_too_big_to_count_says_so_and_marks_nothing_pruned():
 
 def fake_search(monkeypatch, proved: dict, preferred: tuple):
     """The top level as it is on a board that is not solved: ``proved`` cells have values, the rest are unclear."""
-    import webapp.tree
+    import webapp.learn.tree
 
     def analyze_(board):
         return {c: proved.get(c, ("unclear", None)) for c, mark in enumerate(board) if mark == "."}
 
-    monkeypatch.setattr(webapp.tree, "analyze", analyze_)
-    monkeypatch.setattr(webapp.tree, "search_view", lambda board: View(preferred, 3, 500, "search"))
+    monkeypatch.setattr(webapp.learn.tree, "analyze", analyze_)
+    monkeypatch.setattr(webapp.learn.tree, "search_view", lambda board: View(preferred, 3, 500, "search"))
 
 
 def real_search(monkeypatch, budget: Budget = QUICK) -> list[str]:
     """The real Hard search under a node budget, so that its figures do not depend on the machine; nothing
     proved, so that which moves are shown does not either. Returns the boards it was asked about."""
-    import webapp.tree
+    import webapp.learn.tree
 
     asked = []
 
@@ -338,8 +338,10 @@ def real_search(monkeypatch, budget: Budget = QUICK) -> list[str]:
         asked.append(board)
         return levels.search_view(board, budget)
 
-    monkeypatch.setattr(webapp.tree, "analyze", lambda board: dict.fromkeys(position(board).legal_moves(), UNCLEAR))
-    monkeypatch.setattr(webapp.tree, "search_view", search_view_)
+    monkeypatch.setattr(
+        webapp.learn.tree, "analyze", lambda board: dict.fromkeys(position(board).legal_moves(), UNCLEAR)
+    )
+    monkeypatch.setattr(webapp.learn.tree, "search_view", search_view_)
     return asked
 
 
@@ -532,13 +534,13 @@ def test_a_solved_board_shows_no_search_view(client, board):
 
 def test_a_move_the_search_never_weighed_says_so_only_where_nothing_is_proved(monkeypatch):
     real_search(monkeypatch)
-    import webapp.tree
+    import webapp.learn.tree
 
     # Two squares the search never weighs: one proved drawn, the other opened by the visitor.
     view = big.view(QUIET_7, QUICK)
     never = [cell for cell in position(QUIET_7).legal_moves() if view.score(cell) is None]
     drawn, visited = never[0], never[-1]
-    monkeypatch.setattr(webapp.tree, "analyze", lambda board: {**fake_values(board), drawn: ("draw", 40)})
+    monkeypatch.setattr(webapp.learn.tree, "analyze", lambda board: {**fake_values(board), drawn: ("draw", 40)})
     root = explore(QUIET_7, (visited,)).root
     proved, opened_move = (next(child for child in root.children if child.move == cell) for cell in (drawn, visited))
     assert proved.value.is_proved and proved.estimate is None

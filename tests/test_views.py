@@ -4,10 +4,11 @@ import re
 import pytest
 from support import HX, board_of, page, send, unfinished_boards
 
-from webapp import state, stats
 from webapp.engine.rules import parse
+from webapp.learn import numbers as stats
 from webapp.match import Table, Tally
 from webapp.solver import LEVELS, analyze, candidates
+from webapp.web import state
 
 OUT_OF_DATE = "This page is out of date. Reload it and try again."
 STALE = "The game changed in another tab or window"
@@ -764,7 +765,7 @@ def test_the_tournament_page(client, headers):
 
 
 def test_the_tournament_is_played_once_per_process(client):
-    from webapp.views import tournament_results
+    from webapp.web.learn import tournament_results
 
     client.get("/tournament")
     first = tournament_results()

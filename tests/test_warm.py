@@ -2,18 +2,19 @@ import functools
 
 import pytest
 
-from webapp import stats, views, warm
 from webapp.engine import levels as solver
+from webapp.learn import numbers as stats
+from webapp.web import learn, warm
 
 
 @pytest.fixture
 def cold(monkeypatch):
     """Fresh caches for the numbers, the tournament and the solver's choices, as in a new process."""
     monkeypatch.setattr(stats, "numbers", functools.cache(stats.numbers.__wrapped__))
-    monkeypatch.setattr(views, "tournament_results", functools.cache(views.tournament_results.__wrapped__))
+    monkeypatch.setattr(learn, "tournament_results", functools.cache(learn.tournament_results.__wrapped__))
     monkeypatch.setattr(solver, "_candidates", functools.cache(solver._candidates.__wrapped__))
     monkeypatch.setattr(
-        warm, "COLD_COSTS", warm.COLD_COSTS | {"the numbers": stats.numbers, "the tournament": views.tournament_results}
+        warm, "COLD_COSTS", warm.COLD_COSTS | {"the numbers": stats.numbers, "the tournament": learn.tournament_results}
     )
 
 
@@ -22,7 +23,7 @@ def test_warming_up_pays_every_cold_cost_once(cold):
     took = warm.warm_up()
     assert set(took) == {"the solver", "the numbers", "the tournament"}
     assert stats.numbers.cache_info().currsize == 1
-    assert views.tournament_results.cache_info().currsize == 1
+    assert learn.tournament_results.cache_info().currsize == 1
     # Every unfinished position at every level: 4,520 positions, three levels.
     assert solver._candidates.cache_info().currsize == 4520 * 3
     again = warm.warm_up()

@@ -13,19 +13,21 @@ def create_app(test_config=None):
     from flask import Flask
     from werkzeug.middleware.proxy_fix import ProxyFix
 
-    from webapp import (
+    from webapp.web import (
+        api,
         assets,
         compression,
         costs,
         errors,
         forms,
+        game,
+        learn,
         randomness,
         rendering,
-        review_views,
+        review,
         security,
         settings,
         state,
-        views,
     )
 
     app = Flask(
@@ -56,6 +58,6 @@ def create_app(test_config=None):
     costs.init_app(app)
     rendering.init_app(app)
     compression.init_app(app)
-    app.register_blueprint(views.bp)
-    app.register_blueprint(review_views.bp)
+    for area in (game, learn, review, api):
+        app.register_blueprint(area.bp)
     return app

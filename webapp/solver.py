@@ -1,15 +1,18 @@
-"""The computer player, as the web pages and the command line see it: the levels and the analysis.
+"""The engine's one face for the pages and the command line: the levels, the analysis, and the search itself.
 
-The work is done in ``webapp.engine``, which knows nothing of Flask.
+The work is done in ``webapp.engine``, which knows nothing of Flask. What only the big boards (7×7, 15×15)
+use is imported when one of its names is first asked for, so a 3×3 game never loads that engine.
 
 >>> choose_move("XX.OO....", "one-ply")  # takes the immediate win
 2
-
-Run ``python -m webapp.solver --help`` for the numbers, the benchmark and the tournament.
+>>> analyze("XX.OO....")[2]
+('win', 1)
 """
 
-from webapp.engine.facts import forced_win, move_notes, threats
+import importlib
+
 from webapp.engine.levels import (
+    GAME,
     LEVELS,
     UnknownLevelError,
     analyze,
@@ -20,24 +23,46 @@ from webapp.engine.levels import (
     outlook,
     search_view,
 )
+from webapp.engine.search import Counter, alphabeta, best_move
+
+# The big boards' names, and the engine module each comes from.
+BIG_BOARD_NAMES = {
+    "threats": "facts",
+    "forced_win": "facts",
+    "move_notes": "facts",
+    "Threat": "facts",
+    "ForcedWin": "facts",
+    "View": "big",
+    "MATE_BOUND": "hard",
+    "Budget": "hard",
+    "openings": None,
+}
 
 __all__ = [
+    "GAME",
     "LEVELS",
+    "Counter",
     "UnknownLevelError",
+    "alphabeta",
     "analyze",
+    "best_move",
     "candidates",
     "check_level",
     "choose_move",
     "describe",
-    "forced_win",
-    "move_notes",
     "outlook",
     "search_view",
-    "threats",
+    *BIG_BOARD_NAMES,
 ]
 
-if __name__ == "__main__":
-    # Run as a script this file is __main__; the CLI imports the ordinary webapp.solver.
-    from webapp.cli import main
 
-    raise SystemExit(main())
+def __getattr__(name: str):
+    """A big-board name, imported from its engine module on first use."""
+    if name not in BIG_BOARD_NAMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = BIG_BOARD_NAMES[name]
+    value = importlib.import_module(f"webapp.engine.{module or name}")
+    if module is not None:
+        value = getattr(value, name)
+    globals()[name] = value
+    return value

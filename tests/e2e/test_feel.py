@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from webapp.engine.rules import cell_name
 from webapp.match import Settings, Table
-from webapp.present import headline
+from webapp.web.present import headline
 
 
 def every_headline() -> set[str]:

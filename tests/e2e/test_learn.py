@@ -178,7 +178,7 @@ def test_a_7x7_review_on_the_narrowest_phone(open_page, live_server, shoot):
 def test_the_7x7_tree_shows_unclear_values_and_the_search_accessibly(audit_page, live_server, axe, width, monkeypatch):
     """With the top level as it is on a board that is not solved: one value proved, the rest unclear, and the
     search's view under a node budget, so that its figures do not depend on the machine."""
-    import webapp.tree
+    import webapp.learn.tree
     from webapp.engine import big, levels
     from webapp.engine.hard import Budget
 
@@ -187,8 +187,8 @@ def test_the_7x7_tree_shows_unclear_values_and_the_search_accessibly(audit_page,
         return {c: proved.get(c, ("unclear", None)) for c, mark in enumerate(board) if mark == "."}
 
     budget = Budget(nodes=3000)
-    monkeypatch.setattr(webapp.tree, "analyze", analyze)
-    monkeypatch.setattr(webapp.tree, "search_view", lambda board: levels.search_view(board, budget))
+    monkeypatch.setattr(webapp.learn.tree, "analyze", analyze)
+    monkeypatch.setattr(webapp.learn.tree, "search_view", lambda board: levels.search_view(board, budget))
     # O to move: O just above the centre, X in it and one square down to the right.
     board = "." * 17 + "O" + "." * 6 + "X" + "." * 7 + "X" + "." * 16
     root = big.view(board, budget)

@@ -6,8 +6,8 @@ import pytest
 from browsing import board, choose, click_cell, finished, start
 from playwright.sync_api import Page, expect
 
-from webapp.costs import BUSY
 from webapp.solver import choose_move
+from webapp.web.costs import BUSY
 
 
 def test_a_player_beats_easy(page: Page, live_server, console_errors, shoot):

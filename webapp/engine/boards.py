@@ -78,6 +78,16 @@ def board_for(text: str) -> Board:
     return board
 
 
+def is_exact_board(text: str) -> bool:
+    """Whether ``text`` is on a board the exact search plays perfectly (4×4 and 5×5), beyond 3×3's own solver.
+
+    >>> is_exact_board("." * 9), is_exact_board("." * 16), is_exact_board("." * 49)
+    (False, True, False)
+    """
+    spec = board_for(text)
+    return spec.solved and spec.cells > DEFAULT.cells
+
+
 def position(text: str) -> Position:
     """The position ``text`` describes, on whichever board its length names.
 

@@ -1,12 +1,12 @@
-"""The 5×5 book: the exact value of every position with at most five marks, solved ahead of time.
+"""The 5×5 book: the exact value of every position with at most six marks, solved ahead of time.
 
-The first moves on 5×5 (four in a row) are the exact search's hardest: with two to five marks on the
+The first moves on 5×5 (four in a row) are the exact search's hardest: with two to six marks on the
 board one position can take it seconds, too slow for a request. So every such position, whoever
 played it and however, is solved once by ``python -m webapp.engine.book`` (``make book``) and shipped
-as ``book5x5.bin`` in this package: the ones with five marks by the exact search, the others from
+as ``book5x5.bin`` in this package: the ones with six marks by the exact search, the others from
 their children (a position's value is the best of its moves', and no game ends before the seventh
-mark). With the book, a position with four marks or fewer has every move's exact value at once, and
-one with five has its own value, which tells the live search what it must find.
+mark). With the book, a position with five marks or fewer has every move's exact value at once, and
+one with six has its own value, which tells the live search what it must find.
 
 Only values are kept, never a move: a value is a fact about the position, so the file is the same
 whatever the search's order or speed, and the build is reproducible.

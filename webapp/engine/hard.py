@@ -174,7 +174,7 @@ class Budget:
 
 
 # What a move costs the server: the default budget of the Hard level. It fits inside a request's own deadline
-# (0.8 s of CPU, webapp.costs), so that the move the page plays is the one the strength matches measured, not
+# (0.8 s of CPU, webapp.web.costs), so that the move the page plays is the one the strength matches measured, not
 # one cut short before its last checks. X's 24,000 nodes took about 0.35 to 0.45 s on the first machines; on one
 # about half as fast (docs/engine.md, *A slower machine*) the clock cut X's moves and X lost 7 of 200 games that it
 # won counting nodes alone. With the search 35 % cheaper (*A cheaper search*) it lost 7 of 600 there, and with ties

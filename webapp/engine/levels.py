@@ -5,7 +5,8 @@
 >>> analyze("XX.OO....")[2]
 ('win', 1)
 
-``webapp.solver`` is the face of this module that the web pages and ``python -m webapp.solver`` use.
+``webapp.solver`` is the face of this module that the pages and ``python -m webapp`` use. The engines of the
+bigger boards are imported where a position on them first asks for one, so that a 3×3 game never pays for them.
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ from __future__ import annotations
 import random
 from functools import cache
 from struct import Struct
+from typing import TYPE_CHECKING
 
-from webapp.engine import big, hard, perfect
-from webapp.engine.big import UNCLEAR
-from webapp.engine.boards import DEFAULT, board_for, position
+from webapp.engine.boards import DEFAULT, board_for, is_exact_board, position
 from webapp.engine.rules import EMPTY, GameOverError, Geometry, O, Position, X, canonical_board, geometry, other
 from webapp.engine.search import Solver, lookahead_scores
+
+if TYPE_CHECKING:
+    from webapp.engine.big import View
+    from webapp.engine.hard import Budget
 
 LEVELS = ("random", "one-ply", "minimax")
 
@@ -252,9 +256,13 @@ def candidates(board: str, level: str) -> tuple[int, ...]:
     level = check_level(level)
     if not board_for(board).is_solved():
         # 7×7 and 15×15: the threat-tracking board and the Hard search, with bounded memories only.
+        from webapp.engine import big
+
         playable(board)
         return big.candidates(board, level)
-    if level == "minimax" and perfect.is_exact_board(board):
+    if level == "minimax" and is_exact_board(board):
+        from webapp.engine import perfect
+
         playable(board)
         # 4×4 and 5×5: the book or the exact search, remembered for a bounded number of boards.
         return perfect.candidates(board)
@@ -264,11 +272,13 @@ def candidates(board: str, level: str) -> tuple[int, ...]:
     return _candidates(board, level)
 
 
-def search_view(board: str, budget: hard.Budget | None = None) -> big.View | None:
+def search_view(board: str, budget: Budget | None = None) -> View | None:
     """What the top level's search made of ``board``: how far it looked, how many positions, its figure
     for each move. None on a solved board (3×3, 4×4, 5×5), whose values are exact and need no search."""
     if board_for(board).is_solved():
         return None
+    from webapp.engine import big
+
     playable(board)
     # The same search, remembered, as the move ``candidates`` picks: the view costs nothing more.
     return big.view(board, budget)
@@ -308,8 +318,12 @@ def analyze(board: str) -> dict[int, tuple[str, int]]:
     """
     pos = playable(board)
     if not board_for(board).is_solved():
+        from webapp.engine import big
+
         return big.analyze(board)
-    if perfect.is_exact_board(board):
+    if is_exact_board(board):
+        from webapp.engine import perfect
+
         return perfect.analyze(board)
     empties = pos.board.count(EMPTY)
     solver, state = exact(pos)
@@ -325,8 +339,12 @@ def outlook(pos: Position) -> tuple[str, int | None]:
     ('loss', 0)
     """
     if not pos.is_over() and not board_for(pos.board).is_solved():
+        from webapp.engine.big import UNCLEAR
+
         return UNCLEAR  # 7×7 and 15×15: nothing is claimed that was not proved
-    if not pos.is_over() and perfect.is_exact_board(pos.board):
+    if not pos.is_over() and is_exact_board(pos.board):
+        from webapp.engine import perfect
+
         return perfect.outlook(pos.board)
     solver, state = exact(pos)
     return describe(solver.value(state), pos.board.count(EMPTY))

@@ -3,7 +3,7 @@
 Every question here is answered within a budget of nodes (the same on any machine; about 0.3 s of CPU)
 and of seconds on the request's clock (``webapp.engine.pacing``), whatever the position: a move, every
 move's value, the outlook. On 5×5 the book (webapp.engine.book) holds the exact value of every position
-with five marks or fewer, so with four or fewer every move's value is known at once, and with five the
+with six marks or fewer, so with five or fewer every move's value is known at once, and with six the
 search only has to find a move that keeps the value the book gives; past the book the search is quick
 (docs/benchmarks.md). 4×4 needs no book: the empty board is solved in a few thousand nodes.
 
@@ -91,12 +91,6 @@ def forget() -> None:
     """Drop every remembered answer (for benchmarks and tests that time or count the work itself)."""
     for memory in (DECISIONS, ANALYSES, OUTLOOKS, PROVED):
         memory.clear()
-
-
-def is_exact_board(board: str) -> bool:
-    """Whether ``board`` is on one of the boards this module plays perfectly (4×4 and 5×5)."""
-    spec = board_for(board)
-    return spec.solved and spec.cells > 9
 
 
 def search_for(board: str, nodes: int) -> ExactSearch:

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, abort, current_app, request
 
-from webapp.rendering import is_htmx
+from webapp.web.rendering import is_htmx
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 CONTENT_SECURITY_POLICY = "; ".join(

@@ -1,4 +1,4 @@
-"""The opponents Hard is measured against on the big boards (``python -m webapp.strength``).
+"""The opponents Hard is measured against on the big boards (``python -m tools.strength``).
 
 - ``threatspace``: the ThreatSpace player of the ``gomoku`` 0.1.0 package (an Allis-style threat-space
   search over threes and fours, then a heuristic), 15×15 only. Installed by the ``strength`` extra.

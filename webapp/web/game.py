@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-import json
-import random
-from functools import cache
-from typing import NoReturn
+from flask import Blueprint, g, redirect, request, url_for
 
-from flask import Blueprint, abort, current_app, g, redirect, request, url_for
-
-from webapp import charts, costs, randomness, state, stats
-from webapp.engine import pacing
-from webapp.engine.boards import BOARDS, board_for, position
+from webapp.engine.boards import BOARDS
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError
-from webapp.forms import FormError, optional_choice, whole_number
-from webapp.headers import vary_on
 from webapp.match import (
     DIGEST_LENGTH,
     LEVEL_NAMES,
@@ -30,12 +21,12 @@ from webapp.match import (
     check_side,
     level_names,
 )
-from webapp.present import Confirmation, board_rule, controls_state, game_view, score_view, status_of
-from webapp.rendering import is_htmx, page_or_fragment
-from webapp.review_views import shared_position
-from webapp.solver import LEVELS, analyze, choose_move
-from webapp.tournament import StrengthFileError, standings, strength, tournament
-from webapp.tree import COUNT_EMPTIES, Tree, explore, parse_path, root_board
+from webapp.web import randomness, state
+from webapp.web.forms import FormError, optional_choice, whole_number
+from webapp.web.headers import vary_on
+from webapp.web.present import Confirmation, board_rule, controls_state, game_view, score_view
+from webapp.web.rendering import is_htmx, page_or_fragment
+from webapp.web.review import shared_position
 
 bp = Blueprint("game", __name__)
 
@@ -56,11 +47,6 @@ WRONG_CELL = "That square is not on the board."
 WRONG_GAME = "This page is out of date. Reload it and try again."
 # The refusals a person can cause and be told about; any other error is a bug and must not be hidden.
 REFUSALS = (FormError, SettingError, ConflictError, InvalidMoveError, IllegalMoveError)
-
-
-def rng() -> random.Random:
-    """The generator for the computer's moves in this request: the game's own (see act), else the worker's."""
-    return g.get("replies") or current_app.extensions["rng"]
 
 
 def drawn_from() -> str:
@@ -188,7 +174,7 @@ def move():
         if "cell" not in request.form:
             raise FormError("Choose a square to play.")
         cell = whole_number(request.form, "cell", 0, table.position.geometry.cells - 1, WRONG_CELL)
-        return table.move(cell, rng())
+        return table.move(cell, randomness.current())
 
     return act(play)
 
@@ -206,7 +192,7 @@ def new():
             o_level=optional_choice(request.form, "o_level", check_difficulty) or s.o_level,
         )
         # The New game button says so itself; a dropdown changed in the middle of a game asks first.
-        return table.new_game(settings, rng(), confirmed=confirmed() or request.form.get("start") == "1")
+        return table.new_game(settings, randomness.current(), confirmed=confirmed() or request.form.get("start") == "1")
 
     return act(start)
 
@@ -248,7 +234,7 @@ def undo():
 
 @bp.post("/step")
 def step():
-    return act(lambda table: table.step(rng()))
+    return act(lambda table: table.step(randomness.current()))
 
 
 @bp.post("/pause")
@@ -279,172 +265,3 @@ def reset_score():
 @bp.get("/healthz")
 def healthz():
     return {"status": "ok"}
-
-
-# --- learning: the game tree, the numbers, the tournament, the JSON API ---
-
-TOURNAMENT_GAMES = 100
-TOURNAMENT_SEED = 2026
-OUTCOMES = (("x", "X wins"), ("draw", "draws"), ("o", "O wins"))
-SIZES = ", ".join(str(board.cells) for board in BOARDS[:-1]) + f" or {BOARDS[-1].cells}"
-BOARD_HELP = f'the board as {SIZES} characters X, O or "." row by row (3×3 up to 15×15), such as "X...O...."'
-EXAMPLE = '{"board": "X...O....", "level": "minimax"}'
-FIELD_HELP = {"board": BOARD_HELP, "level": "one of " + ", ".join(f'"{level}"' for level in LEVELS)}
-
-
-def refuse(error: ValueError) -> NoReturn:
-    """Answer 400 with the error's own words, which name what is wrong with the input."""
-    abort(400, description=str(error))
-
-
-def tree_request() -> tuple[str, tuple[int, ...], bool]:
-    """The board (a board's key, such as 4x4, or the position itself), path and pruning switch of a tree request."""
-    try:
-        board = root_board(request.args.get("board"))
-        path = parse_path(request.args.get("path", ""), board_for(board))
-    except ValueError as error:
-        refuse(error)
-    return board, path, request.args.get("pruning") == "1"
-
-
-def explored(board: str, path: tuple[int, ...], *, open_last: bool = True) -> Tree:
-    try:
-        with pacing.within(costs.TREE_SECONDS):
-            return explore(board, path, open_last=open_last)
-    except ValueError as error:
-        refuse(error)
-
-
-TREE_CONTEXT = {"boards": BOARDS, "count_empties": COUNT_EMPTIES}
-
-
-@bp.get("/tree")
-def tree():
-    board, path, pruning = tree_request()
-    return page_or_fragment(
-        "tree.html", "partials/tree_view.html", tree=explored(board, path), pruning=pruning, **TREE_CONTEXT
-    )
-
-
-@bp.get("/tree/children")
-def tree_children():
-    """One move with its replies opened (or folded, with fold=1); without htmx, the page opened there."""
-    board, path, pruning = tree_request()
-    if not path:
-        abort(400, description="Name the move to open as a path of cells, such as path=4 or path=4.0.")
-    found = explored(board, path, open_last=request.args.get("fold") != "1")
-    return page_or_fragment(
-        "tree.html", "partials/tree_branch.html", tree=found, node=found.node(path), pruning=pruning, **TREE_CONTEXT
-    )
-
-
-def figures() -> dict:
-    found = stats.numbers()
-    chart = charts.log_bars(
-        [(search["name"], search["nodes"]) for search in found["searches"]],
-        title="Nodes visited to choose the first move, on a log scale",
-    )
-    # Bigger boards are counted ahead of time (stats.write_counts); a missing file is said so on the page.
-    bigger = [(board, stats.counted(board.key)) for board in stats.COUNTED_BOARDS]
-    return {"numbers": found, "chart": chart, "bigger": bigger, "boards": BOARDS}
-
-
-@bp.get("/numbers")
-def numbers():
-    # The count takes seconds the first time; the production server does it before the workers
-    # start (webapp/warm.py), so the page comes at once, with its figures.
-    return page_or_fragment("numbers.html", "partials/numbers_figures.html", **figures())
-
-
-@bp.get("/numbers/figures")
-def numbers_figures():
-    """The address the figures once had of their own, kept for links to it: the same as /numbers."""
-    return numbers()
-
-
-@cache
-def tournament_results() -> tuple:
-    """The tournament, played once per process from a fixed seed so that every visit shows the same."""
-    pairings = tournament(TOURNAMENT_GAMES, random.Random(TOURNAMENT_SEED))
-    chart = charts.stacked_bars(
-        [
-            (f"{LEVEL_NAMES[p.x_level]} as X vs {LEVEL_NAMES[p.o_level]} as O", (p.x_wins, p.draws, p.o_wins))
-            for p in pairings
-        ],
-        OUTCOMES,
-        title=f"Results of {TOURNAMENT_GAMES} games for each pairing",
-    )
-    return pairings, standings(pairings), chart
-
-
-@bp.get("/tournament")
-def tournament_page():
-    pairings, table, chart = tournament_results()
-    try:
-        measured, unreadable = strength(), None
-    except StrengthFileError as error:
-        measured, unreadable = None, str(error)
-    return page_or_fragment(
-        "tournament.html",
-        "partials/tournament_results.html",
-        pairings=pairings,
-        standings=table,
-        chart=chart,
-        games=TOURNAMENT_GAMES,
-        seed=TOURNAMENT_SEED,
-        strength=measured,
-        unreadable=unreadable,
-    )
-
-
-@bp.get("/api/analyze")
-def api_analyze():
-    board = request.args.get("board")
-    if board is None:
-        abort(400, description=f"Give {BOARD_HELP}: /api/analyze?board=X...O....")
-    try:
-        moves = analyze(board)
-    except ValueError as error:
-        refuse(error)
-    pos = position(board)
-    return {
-        "board": board,
-        "to_move": pos.to_move,
-        "status": status_of(pos),
-        "moves": [{"cell": cell, "result": result, "plies": plies} for cell, (result, plies) in sorted(moves.items())],
-    }
-
-
-def json_object() -> dict:
-    """The request's body, which must be a JSON object."""
-    if not request.is_json:
-        abort(415, description="Send a JSON object with the header Content-Type: application/json.")
-    try:
-        body = json.loads(request.get_data())
-    except ValueError:
-        abort(400, description=f"The body is not valid JSON; send an object such as {EXAMPLE}.")
-    except RecursionError:
-        abort(400, description=f"The body is nested too deeply; send an object such as {EXAMPLE}.")
-    if not isinstance(body, dict):
-        abort(400, description=f"The body must be a JSON object, such as {EXAMPLE}.")
-    return body
-
-
-def text_field(body: dict, name: str) -> str:
-    if name not in body:
-        abort(400, description=f'The body needs a "{name}" field: {FIELD_HELP[name]}.')
-    if not isinstance(body[name], str):
-        abort(400, description=f'The "{name}" field must be a string: {FIELD_HELP[name]}.')
-    return body[name]
-
-
-@bp.post("/api/move")
-def api_move():
-    body = json_object()
-    board, level = text_field(body, "board"), text_field(body, "level")
-    try:
-        cell = choose_move(board, level, rng())
-    except ValueError as error:
-        refuse(error)
-    after = position(board).play(cell)
-    return {"cell": cell, "board": after.board, "status": status_of(after)}

@@ -8,7 +8,7 @@ import os
 import random
 import weakref
 
-from flask import current_app, request
+from flask import current_app, g, request
 from itsdangerous.encoding import want_bytes
 
 
@@ -61,3 +61,8 @@ def for_request(table) -> random.Random:
     key = current_app.secret_key if seed is None else f"seed {seed}"
     form = "&".join(f"{name}={value}" for name, value in sorted(request.form.items(multi=True)))
     return replayable(want_bytes(key), table.game_id, table.digest, request.path, form)
+
+
+def current() -> random.Random:
+    """The generator for the computer's moves in this request: the game's own (see for_request), else the worker's."""
+    return g.get("replies") or current_app.extensions["rng"]

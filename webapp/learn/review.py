@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from webapp.engine.boards import DEFAULT, Board, board_for
 from webapp.engine.rules import Position, cell_name, other
+from webapp.learn.squares import capitalised, place, places, spot
 from webapp.match import ECHO  # how much of a visitor's own text is shown back to them
 from webapp.solver import analyze
 
@@ -87,7 +88,7 @@ def parse_moves(text: str, board: Board = DEFAULT) -> tuple[int, ...]:
     >>> parse_moves("4.4")
     Traceback (most recent call last):
     ...
-    webapp.review.TakenSquareError: Move 2 (square 4, row 2, column 2) is on a square already taken.
+    webapp.learn.review.TakenSquareError: Move 2 (square 4, row 2, column 2) is on a square already taken.
     """
     cells, n = board.cells, board.n
     if text == "":
@@ -125,65 +126,6 @@ def positions(moves: tuple[int, ...], board: Board = DEFAULT) -> tuple[Position,
     for cell in moves:
         found.append(found[-1].play(cell))
     return tuple(found)
-
-
-# --- words for squares ---------------------------------------------------------------------
-
-
-def spot(cell: int, n: int = 3) -> str:
-    """A square in a word or two, for the move list: "top-left", "top", "centre".
-
-    >>> [spot(cell) for cell in (0, 1, 4, 8)]
-    ['top-left', 'top', 'centre', 'bottom-right']
-    """
-    row, col = divmod(cell, n)
-    vertical = "top" if row == 0 else "bottom" if row == n - 1 else ""
-    horizontal = "left" if col == 0 else "right" if col == n - 1 else ""
-    if vertical and horizontal:
-        return f"{vertical}-{horizontal}"
-    if n % 2 and row == col == n // 2:
-        return "centre"
-    if vertical or horizontal:
-        # On a bigger board an edge has several squares, so say which one.
-        return (vertical or horizontal) if n == 3 else f"{vertical or horizontal} edge, {cell_name(cell, n).lower()}"
-    return cell_name(cell, n).lower()
-
-
-def place(cell: int, n: int = 3) -> str:
-    """A square as a sentence names it: "the top-left corner", "the top edge", "the centre".
-
-    >>> [place(cell) for cell in (0, 1, 4)]
-    ['the top-left corner', 'the top edge', 'the centre']
-    """
-    row, col = divmod(cell, n)
-    name = spot(cell, n)
-    if row in (0, n - 1) and col in (0, n - 1):
-        return f"the {name} corner"
-    if row in (0, n - 1) or col in (0, n - 1):
-        return f"the {name} edge" if n == 3 else f"the {name}"
-    return "the centre" if name == "centre" else name
-
-
-def _capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def places(cells: tuple[int, ...], n: int = 3) -> str:
-    """Several squares in a few words: "any corner", or their places joined by "or".
-
-    >>> places((0, 2, 6, 8))
-    'any corner'
-    >>> places((1, 4))
-    'the top edge or the centre'
-    """
-    corners = {0, n - 1, n * (n - 1), n * n - 1}
-    edges = {cell for cell in range(n * n) if cell // n in (0, n - 1) or cell % n in (0, n - 1)} - corners
-    if set(cells) == corners:
-        return "any corner"
-    if set(cells) == edges:
-        return "any edge"
-    names = [place(cell, n) for cell in cells]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 # --- grading -------------------------------------------------------------------------------
@@ -402,8 +344,8 @@ def summarise(moves, final: Position, turning: GradedMove | None, you: str | Non
     better = places(turning.best_cells, n)
     verb = "held" if turning.best.result == "draw" else "won"
     return (
-        f"{_capitalised(side)} {held} until move {turning.number}; "
-        f"{place(turning.cell, n)} {cost}. {_capitalised(better)} {verb}."
+        f"{capitalised(side)} {held} until move {turning.number}; "
+        f"{place(turning.cell, n)} {cost}. {capitalised(better)} {verb}."
     )
 
 

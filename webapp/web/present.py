@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from webapp import big_help
-from webapp.big_help import Facts
 from webapp.engine.boards import BY_KEY, DEFAULT, board_for, position
 from webapp.engine.rules import Position, cell_name, other
+from webapp.learn import big_help
+from webapp.learn.big_help import Facts
+from webapp.learn.squares import place, where
 from webapp.match import Table, Tally, level_names
-from webapp.review import place
 from webapp.solver import analyze, candidates
 
 # The drawing of the line struck through a win: each cell is 100 units wide, so a cell's centre is
@@ -441,19 +441,6 @@ def _squares(cells: tuple[int, ...], n: int = 3) -> str:
         return spot if spot == "the centre" or not spot.startswith("the ") else f"the marked {spot.split()[-1]}"
     kinds = {place(cell, n).split()[-1] for cell in cells}
     return f"the marked {kinds.pop()}s" if n == 3 and len(kinds) == 1 else "the marked squares"
-
-
-def where(cell: int, n: int = 3) -> str:
-    """A square as the status line and the hint name it: by its place on 3×3, at a corner and in the
-    centre, else by its row and column, shorter than "the bottom edge, row 15, column 14", to fit a phone.
-
-    >>> where(4), where(0, 15), where(223, 15)
-    ('the centre', 'the top-left corner', 'row 15, column 14')
-    """
-    row, col = divmod(cell, n)
-    if n == 3 or (row in (0, n - 1) and col in (0, n - 1)) or (n % 2 and row == col == n // 2):
-        return place(cell, n)
-    return cell_name(cell, n).lower()
 
 
 def board_name(board: str) -> str:

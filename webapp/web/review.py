@@ -1,18 +1,14 @@
-"""The review of a game, a position from a link, and "Play from here": thin views over webapp.review."""
+"""The review of a game, a position from a link, and "Play from here": thin views over webapp.learn.review."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from flask import Blueprint, abort, current_app, redirect, request, url_for
+from flask import Blueprint, current_app, redirect, request, url_for
 
-from webapp import randomness, state
 from webapp.engine.boards import BOARDS, BY_KEY, DEFAULT, Board
 from webapp.engine.rules import GameOverError, Position
-from webapp.match import LEVEL_NAMES, Settings, StaleBoardError, Table, check_difficulty
-from webapp.present import status_of
-from webapp.rendering import page_or_fragment
-from webapp.review import (
+from webapp.learn.review import (
     MoveListError,
     board_cells,
     echo,
@@ -23,9 +19,12 @@ from webapp.review import (
     parse_moves,
     positions,
     review,
-    spot,
 )
+from webapp.learn.squares import spot
+from webapp.match import LEVEL_NAMES, Settings, StaleBoardError, Table, check_difficulty
 from webapp.solver import LEVELS
+from webapp.web import randomness, state
+from webapp.web.rendering import page_or_fragment
 
 bp = Blueprint("review", __name__)
 
@@ -169,41 +168,6 @@ def shared_position():
 @bp.get("/review")
 def review_page():
     return show_game(graded=True)
-
-
-@bp.get("/api/review")
-def api_review():
-    text = request.args.get("moves")
-    if text is None:
-        abort(400, description=f"Give the game to review: {MOVES_HELP}.")
-    try:
-        board = linked_board(request.args)
-        moves = parse_moves(text, board)
-    except (MoveListError, LinkError) as error:
-        abort(400, description=str(error))
-    game = review(moves, board=board)
-    return {
-        "board_size": board.key,
-        "moves": [
-            {
-                "move": move.number,
-                "cell": move.cell,
-                "mover": move.mover,
-                "value": {"result": move.value.result, "plies": move.value.plies},
-                "best": {"result": move.best.result, "plies": move.best.plies},
-                "grade": move.grade,
-                "best_cells": list(move.best_cells),
-            }
-            for move in game.moves
-        ],
-        "board": game.final.board,
-        "status": status_of(game.final),
-        "turning_point": game.turning.number if game.turning else None,
-        "summary": game.summary,
-    }
-
-
-# --- play from here --------------------------------------------------------------------------
 
 
 def confirm_page(table: Table, board: Board, moves: tuple[int, ...], status: int = 200, message: str | None = None):

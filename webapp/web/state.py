@@ -33,7 +33,6 @@ from itsdangerous.encoding import base64_encode, want_bytes
 from itsdangerous.signer import HMACAlgorithm
 
 from webapp.engine.boards import BOARDS, BY_KEY, DEFAULT
-from webapp.headers import vary_on
 from webapp.match import (
     GAME_ID_LENGTH,
     LEDGER,
@@ -48,6 +47,7 @@ from webapp.match import (
     new_game_id,
     tally_name,
 )
+from webapp.web.headers import vary_on
 
 # 4 kept the score in the game's line; 3 was for 3×3 only; 2 had one score for every difficulty; 1 was a
 # dictionary of fields.
@@ -338,7 +338,7 @@ def save(table: Table, notice: str | None = None, notice_is_error: bool = False)
 
 
 def _new_table(scores: Scores) -> Table:
-    # The worker's own generator, reseeded from the system in each worker (webapp.randomness).
+    # The worker's own generator, reseeded from the system in each worker (webapp.web.randomness).
     return Table(scores=scores, game_id=new_game_id(current_app.extensions["rng"]))
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app, request
+from typing import NoReturn
+
+from flask import Flask, abort, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from webapp.rendering import page_or_fragment
+from webapp.web.rendering import page_or_fragment
 
 PLAIN_WORDS = {
     400: "That request did not make sense to the game.",
@@ -40,3 +42,8 @@ def handle_http_error(error: HTTPException):
         if name != "Content-Type":
             response.headers[name] = value
     return response
+
+
+def refuse(error: ValueError) -> NoReturn:
+    """Answer 400 with the error's own words, which name what is wrong with the input."""
+    abort(400, description=str(error))

@@ -15,14 +15,15 @@ from collections.abc import Callable
 
 from flask import Flask
 
-from webapp import stats, views
 from webapp.engine.rules import Position
+from webapp.learn import numbers
 from webapp.solver import LEVELS, analyze, candidates
+from webapp.web import learn
 
 
 def solve_every_position() -> None:
     """Every level's choices and every move's value, in every position a game can reach."""
-    for pos in stats.reachable(Position.empty()):
+    for pos in numbers.reachable(Position.empty()):
         if not pos.is_over():
             for level in LEVELS:
                 candidates(pos.board, level)
@@ -31,8 +32,8 @@ def solve_every_position() -> None:
 
 COLD_COSTS: dict[str, Callable[[], object]] = {
     "the solver": solve_every_position,
-    "the numbers": stats.numbers,
-    "the tournament": views.tournament_results,
+    "the numbers": numbers.numbers,
+    "the tournament": learn.tournament_results,
 }
 
 

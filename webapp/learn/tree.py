@@ -20,20 +20,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from webapp.engine import openings
-from webapp.engine.big import View
+from webapp import solver
 from webapp.engine.boards import BY_KEY, Board, board_for, position
-from webapp.engine.hard import MATE_BOUND
-from webapp.engine.levels import GAME
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError, Position, cell_name, other
-from webapp.engine.search import Counter, alphabeta
-from webapp.review import spot
-from webapp.solver import analyze, search_view
-from webapp.stats import tree_size
+from webapp.learn.numbers import tree_size
+from webapp.learn.squares import spot
+from webapp.solver import GAME, Counter, alphabeta, analyze, search_view
+
+if TYPE_CHECKING:
+    from webapp.solver import View
 
 # Short enough for a card a few centimetres wide on a phone.
-SPOTS = ("top left", "top", "top right", "left", "centre", "right", "bottom left", "bottom", "bottom right")
 # Counting what plain minimax and alpha-beta visit is affordable up to this many empty squares (the
 # whole of 3×3); beyond it the page says the tree is too big to count on request.
 COUNT_EMPTIES = 9
@@ -101,11 +100,11 @@ class Estimate:
         """The figure as the card shows it, such as "+120", "at most −40" or "a win"."""
         if self.figure is None:
             return "not weighed"
-        if self.figure < -MATE_BOUND:
+        if self.figure < -solver.MATE_BOUND:
             return "a loss"  # no better than a loss is a loss
         found = (
             "a win"
-            if self.figure > MATE_BOUND
+            if self.figure > solver.MATE_BOUND
             else f"{'−' if self.figure < 0 else '+' if self.figure else ''}{abs(self.figure):,}"
         )
         return found if self.exact else f"at most {found}"
@@ -145,10 +144,10 @@ class Node:
 
     @property
     def spot(self) -> str:
-        """The move in a few words, such as "X top left"."""
+        """The move in a few words, such as "X top-left"."""
         if self.move is None:
             return ""
-        return f"{self.mover} {SPOTS[self.move] if self.n == 3 else spot(self.move, self.n)}"
+        return f"{self.mover} {spot(self.move, self.n)}"
 
     @property
     def label(self) -> str:
@@ -313,7 +312,7 @@ def counts(board: str) -> Counts | None:
 def search_words(board: str, view: View) -> str:
     """The search's view of ``board`` in plain words: how far ahead, how many positions, which moves.
 
-    >>> search_words("." * 24 + "X" + "." * 24, View((16,), 4, 1234, "search", ((16, -39), (18, -41))))
+    >>> search_words("." * 24 + "X" + "." * 24, solver.View((16,), 4, 1234, "search", ((16, -39), (18, -41))))
     'Hard looked 4 moves ahead (2 by O, 2 by X) and weighed 1,234 positions; it prefers row 3, column 3.'
     """
     side, n = position(board).to_move, board_for(board).n
@@ -365,6 +364,7 @@ def search_words(board: str, view: View) -> str:
 def book_words(board: str, cells: str, tie: bool) -> str:
     """Why Hard plays the opening book's reply ``cells`` in ``board``, in the words of why the book keeps it."""
     shape = board_for(board)
+    openings = solver.openings
     kept = openings.why(board, shape.n, shape.k)
     if kept == openings.OWN and tie:
         return (

@@ -10,9 +10,8 @@ from functools import cache
 from pathlib import Path
 
 from webapp.engine.boards import BY_KEY, Board
-from webapp.engine.levels import GAME
 from webapp.engine.rules import Position, canonical_board, geometry
-from webapp.engine.search import Counter, best_move
+from webapp.solver import GAME, Counter, best_move
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,8 @@
 """How strong the top level is on the big boards, measured against engines and players it did not write itself:
 the ``gomoku`` 0.1.0 package's ThreatSpace player, our own threat attacker, OpenSpiel's MCTS, and this game's
-Medium and Easy (``webapp/opponents.py``; the outside engines come with the optional ``strength`` extra).
+Medium and Easy (``tools/opponents.py``; the outside engines come with the optional ``strength`` extra).
 
-``make strength`` plays the matches. The results are written as data (``webapp/data/strength.json``) for the
+``make strength`` plays the matches. The results are written as data (``webapp/learn/data/strength.json``) for the
 tournament page, and as a table into ``docs/benchmarks.md`` (between its ``strength-table`` markers).
 """
 
@@ -22,15 +22,15 @@ from dataclasses import asdict
 from datetime import date
 from pathlib import Path
 
-from webapp import opponents
+from tools import opponents
 from webapp.engine import big, hard, levels
 from webapp.engine.boards import BY_KEY, Board
 from webapp.engine.rules import O, X, parse
-from webapp.tournament import Measured
+from webapp.learn.tournament import Measured
 
-DATA = Path(__file__).parent / "data" / "strength.json"
-DOC = Path(__file__).parent.parent / "docs" / "benchmarks.md"
-BEGIN, END = "<!-- strength-table: begin (written by python -m webapp.strength) -->", "<!-- strength-table: end -->"
+DATA = Path(__file__).resolve().parent.parent / "webapp" / "learn" / "data" / "strength.json"
+DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
+BEGIN, END = "<!-- strength-table: begin (written by python -m tools.strength) -->", "<!-- strength-table: end -->"
 NAMES = {"random": "Easy", "one-ply": "Medium", "minimax": "Hard"}
 # 4×4 and 5×5 are measured too: there the top level is Impossible, the exact search.
 SOLVED_CELLS = {b.cells for b in BY_KEY.values() if b.is_solved()}
@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     """Parse the command line, play the matches and write the data; the exit status is 1 if Hard lost a game."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m webapp.strength", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.strength", description=__doc__)
     parser.add_argument("--board", default="7x7", choices=[k for k in BY_KEY if k != "3x3"])
     parser.add_argument("--opponent", default="mcts", choices=OPPONENTS)
     parser.add_argument("--games", type=int, default=10, help="games per side")

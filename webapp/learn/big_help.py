@@ -8,10 +8,13 @@ Nothing here is a guess: every sentence comes from ``solver.threats``, ``solver.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from webapp.engine.facts import ForcedWin, Threat
+from webapp import solver
 from webapp.engine.rules import cell_name, other
-from webapp.solver import forced_win, move_notes, search_view, threats
+
+if TYPE_CHECKING:
+    from webapp.solver import ForcedWin, Threat
 
 # The threats listed by name; the rest are counted. A 15×15 middle game can hold a dozen open threes.
 LISTED = 6
@@ -39,12 +42,12 @@ def facts(board: str) -> Facts:
     ('X has an open three on row 7, columns 7–9: it makes an open four at row 7, column 6 or 10.',)
     """
     n = _size(board)
-    found = threats(board)
+    found = solver.threats(board)
     listed = tuple(threat_words(t, n) for t in found[:LISTED])
     mover = _to_move(board)
     forced = []
     for side in (mover, other(mover)):
-        win = forced_win(board, side)
+        win = solver.forced_win(board, side)
         if win is not None:
             forced.append(forced_words(win, n, to_move=side == mover))
     if not forced:
@@ -55,7 +58,7 @@ def facts(board: str) -> Facts:
 def threat_words(threat: Threat, n: int) -> str:
     """A threat in a sentence: whose, what, where, and where it is played.
 
-    >>> threat_words(Threat("O", "four", (16, 17, 18, 19), (20,)), 15)
+    >>> threat_words(solver.Threat("O", "four", (16, 17, 18, 19), (20,)), 15)
     'O has a four on row 2, columns 2–5: it makes five at row 2, column 6.'
     """
     head = f"{threat.side} has {KIND_WORDS[threat.kind]} on {stretch(threat.stones, n)}"
@@ -72,7 +75,7 @@ def threat_words(threat: Threat, n: int) -> str:
 def forced_words(win: ForcedWin, n: int, *, to_move: bool) -> str:
     """A forced win in a sentence; for the side not to move, as the danger it would be on its turn.
 
-    >>> forced_words(ForcedWin("X", "fours", 112, 5, (112, 113, 97, 98, 82)), 15, to_move=True)
+    >>> forced_words(solver.ForcedWin("X", "fours", 112, 5, (112, 113, 97, 98, 82)), 15, to_move=True)
     'X, to move, wins by force with continuous fours from row 8, column 8: five within 5 moves of both sides.'
     """
     how = f"with {METHOD_WORDS[win.kind]} from {cell_name(win.first, n).lower()}"
@@ -91,7 +94,7 @@ def move_words(board: str, cell: int) -> str:
     >>> move_words("." * 96 + ".XX" + "." * 12 + "OO" + "." * 112, 96)  # 15×15, X to move
     'makes an open three'
     """
-    notes = list(move_notes(board, cell))
+    notes = list(solver.move_notes(board, cell))
     made = [note.removeprefix("makes ") for note in notes if note.startswith("makes ")]
     blocked = [note.removeprefix("blocks ") for note in notes if note.startswith("blocks ")]
     rest = [note for note in notes if not note.startswith(("makes ", "blocks "))]
@@ -105,7 +108,7 @@ def move_words(board: str, cell: int) -> str:
 
 def choices(board: str) -> tuple[int, ...]:
     """The search's first few choices in ``board``, best first: what it prefers, not what it proved."""
-    view = search_view(board)
+    view = solver.search_view(board)
     if view is None:
         return ()
     ranked = list(view.best) + [move for move, _ in view.scores if move not in view.best]
