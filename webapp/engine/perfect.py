@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from webapp.engine import book
 from webapp.engine.boards import board_for
-from webapp.engine.exact import WIN, Choice, ExactSearch, OutOfBudget
+from webapp.engine.exact import Choice, ExactSearch
+from webapp.engine.negamax import WIN, OutOfBudget
 from webapp.engine.rules import EMPTY
 
 # The nodes one question may spend (a node, or a step of a pairing, counts one): about 0.3 s of CPU here.
