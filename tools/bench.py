@@ -20,8 +20,9 @@ from webapp.engine.rules import Position, other, parse
 from webapp.learn.numbers import reachable
 from webapp.solver import choose_move
 
+# The solver's import and its first move, timed together in a fresh interpreter: what a new worker pays.
 FIRST_CALL = (
-    "import time; from webapp.solver import choose_move; t = time.perf_counter(); "
+    "import time; t = time.perf_counter(); from webapp.solver import choose_move; "
     "choose_move('.........', 'minimax'); print(time.perf_counter() - t)"
 )
 
@@ -51,7 +52,7 @@ def time_warm_calls(rng: random.Random) -> Timing:
 
 
 def time_first_call(runs: int = 5) -> list[float]:
-    """Seconds taken by the first minimax call from the empty board, each in a fresh process."""
+    """Seconds taken to import the solver and make its first minimax move, each in a fresh process."""
     return [
         float(subprocess.run([sys.executable, "-c", FIRST_CALL], capture_output=True, text=True, check=True).stdout)
         for _ in range(runs)
@@ -308,7 +309,7 @@ def time_top_level(spec: Board, boards: list[str]) -> MoveTiming:
 
 
 # The goals the benchmark is held to; see docs/benchmarks.md.
-GOALS = {"median_us": 50, "first_call_ms": 20, "x_win_rate": 0.985, "o_win_rate": 0.906}
+GOALS = {"median_us": 50, "first_call_ms": 40, "x_win_rate": 0.985, "o_win_rate": 0.906}
 # The top level's move on the big boards, in CPU milliseconds: a player waits no longer than this.
 MOVE_GOALS = {"median_ms": 250, "worst_ms": 1000, "peak_mb": 200}
 
@@ -364,7 +365,7 @@ def run_bench(args) -> int:
         print(f"  median {timing.median_us:.1f} µs, p99 {timing.p99_us:.1f} µs, max {timing.max_us:.1f} µs")
         print(f"  goal: median under {GOALS['median_us']} µs ... {verdict(met['median_us'])}")
         runs = ", ".join(f"{s * 1000:.0f}" for s in first)
-        print(f"first call in a fresh process, {len(first)} runs: {runs} ms (median {first_ms:.0f} ms)")
+        print(f"import and first move in a fresh process, {len(first)} runs: {runs} ms (median {first_ms:.0f} ms)")
         print(f"  goal: median at most {GOALS['first_call_ms']} ms ... {verdict(met['first_call_ms'])}")
         for record, goal in zip(records, (GOALS["x_win_rate"], GOALS["o_win_rate"]), strict=True):
             print(

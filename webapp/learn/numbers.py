@@ -134,8 +134,8 @@ def numbers() -> dict:
 # --- bigger boards: counted once, ahead of time --------------------------------------------
 
 # Counting 4×4 takes about 40 s of CPU in pure Python, too long for a page or a server's start:
-# ``python -m webapp.solver stats --board 4x4 --write`` counts it once and writes this file, which
-# is shipped with the package; tests/test_stats.py recounts the first plies and checks it agrees.
+# ``python -m webapp stats --board 4x4 --write`` counts it once and writes this file, which
+# is shipped with the package; tests/learn/test_numbers.py recounts the first plies and checks it agrees.
 DATA = Path(__file__).parent / "data"
 COUNTED_BOARDS = (BY_KEY["4x4"],)
 # A search variant that visits more nodes than this is stopped, and its count is a lower bound.

@@ -1,7 +1,7 @@
 """The cold costs, paid once in the gunicorn master before it forks the workers.
 
 Each of these is worked out on first use and then remembered for the life of the process: the
-solver's tables (its first call solves the game), the numbers page's count (plain minimax over
+solver's tables (its first call solves the game), the big boards' engine, the numbers page's count (plain minimax over
 the whole tree takes seconds), the tournament, and the templates, which Jinja compiles on first
 use. Done in the master (gunicorn.conf.py's when_ready), every worker is forked with them already
 in memory, a worker restarted after a crash too, so no visitor ever waits for them. Under
@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from flask import Flask
 
+from webapp import solver
 from webapp.engine.rules import Position
 from webapp.learn import numbers
 from webapp.solver import LEVELS, analyze, candidates
@@ -30,8 +31,15 @@ def solve_every_position() -> None:
             analyze(pos.board)
 
 
+def load_the_big_boards_engine() -> None:
+    """The 7×7 and 15×15 engine, which the solver imports on first use: loaded once here, shared by the workers."""
+    solver.threats  # noqa: B018 (the name's first use imports its module)
+    solver.View  # noqa: B018
+
+
 COLD_COSTS: dict[str, Callable[[], object]] = {
     "the solver": solve_every_position,
+    "the big boards' engine": load_the_big_boards_engine,
     "the numbers": numbers.numbers,
     "the tournament": learn.tournament_results,
 }
