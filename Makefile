@@ -20,7 +20,7 @@ screenshots: $(VENV)/.installed-test chromium
 
 # The property-based fuzz tests with many more examples than `make test` gives them.
 fuzz: $(VENV)/.installed-test
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/web/test_fuzz.py
 
 # Worker memory before and after 1,500 distinct bad requests to the production server.
 memory: $(VENV)/.installed

@@ -16,7 +16,7 @@ class CompiledTemplates(BytecodeCache):
     """Jinja's compiled templates, kept in memory for the whole test process.
 
     Each app has its own Jinja environment, so each test's fresh app parsed and compiled every template it drew
-    again: about 50 ms of a test's first page, half of test_views' CPU. The compiled code depends on nothing of
+    again: about 50 ms of a test's first page, half of the web tests' CPU. The compiled code depends on nothing of
     the app (its globals and filters are looked up when a template runs), and Jinja checks each entry against
     the template's source, so an edited template is compiled afresh.
     """

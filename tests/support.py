@@ -30,6 +30,12 @@ def send(client, path: str, headers=None, **fields):
     return client.post(path, data=data, headers=headers or {})
 
 
+def play(client, *cells, headers=None):
+    """Play ``cells`` in turn, each as a form from the page as it is then."""
+    for cell in cells:
+        send(client, "/move", cell=cell, headers=headers)
+
+
 @cache
 def reachable_boards() -> tuple[str, ...]:
     """Every board a game can reach, finished ones included, found by playing every move."""

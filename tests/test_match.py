@@ -385,7 +385,7 @@ def test_each_computers_level_can_be_changed_alone():
 
 def test_in_computer_vs_computer_each_side_plays_at_its_own_level_with_the_given_generator():
     table = Table(settings=Settings(mode="cvc", x_level="minimax", o_level="random"))
-    # Impossible opens in a corner, where a careless opponent slips most (tests/test_solver.py).
+    # Impossible opens in a corner, where a careless opponent slips most (tests/engine/test_levels.py).
     assert {table.step(random.Random(seed)).moves for seed in range(20)} <= {(0,), (2,), (6,), (8,)}
     # Easy answers with any square, drawn from the generator the game is given.
     opened = table_after(0, mode="cvc", x_level="minimax", o_level="random")

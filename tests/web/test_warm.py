@@ -21,7 +21,7 @@ def cold(monkeypatch):
 def test_warming_up_pays_every_cold_cost_once(cold):
     assert stats.numbers.cache_info().currsize == 0
     took = warm.warm_up()
-    assert set(took) == {"the solver", "the numbers", "the tournament"}
+    assert set(took) == {"the solver", "the big boards' engine", "the numbers", "the tournament"}
     assert stats.numbers.cache_info().currsize == 1
     assert learn.tournament_results.cache_info().currsize == 1
     # Every unfinished position at every level: 4,520 positions, three levels.
@@ -47,6 +47,6 @@ def test_the_gunicorn_master_warms_up_before_it_forks():
     import runpy
     from pathlib import Path
 
-    config = runpy.run_path(str(Path(__file__).resolve().parent.parent / "gunicorn.conf.py"))
+    config = runpy.run_path(str(Path(__file__).resolve().parents[2] / "gunicorn.conf.py"))
     assert config["preload_app"] is True
     assert callable(config["when_ready"])

@@ -108,7 +108,7 @@ def test_the_4x4_census_agrees_with_playing_every_move_for_five_plies():
 
 def test_the_4x4_data_file_agrees_with_a_recount_of_its_first_plies():
     written = counted("4x4")
-    assert written is not None, "count it with: python -m webapp.solver stats --board 4x4 --write"
+    assert written is not None, "count it with: python -m webapp stats --board 4x4 --write"
     assert written["plies"][:6] == census(B4, last_ply=5)
     # The totals are the sums of the plies, all sixteen of them and the empty board.
     assert len(written["plies"]) == 17

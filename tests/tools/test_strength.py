@@ -169,7 +169,7 @@ def test_stones_replay_alternately_to_the_same_position():
 
 def test_scripts_lost_lines_reads_the_games_a_match_prints(capsys, tmp_path, monkeypatch):
     # scripts/lost_lines.py parses the match's stderr: a change to that line's format must show here.
-    spec = importlib.util.spec_from_file_location("lost_lines", Path(__file__).parents[1] / "scripts" / "lost_lines.py")
+    spec = importlib.util.spec_from_file_location("lost_lines", Path(__file__).parents[2] / "scripts" / "lost_lines.py")
     lost_lines = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "lost_lines", lost_lines)  # its dataclass looks its module up there
     spec.loader.exec_module(lost_lines)

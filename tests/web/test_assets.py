@@ -40,6 +40,6 @@ def test_compressed_when_the_browser_accepts_it(client):
 def test_htmx_is_vendored_with_its_version_and_licence():
     from pathlib import Path
 
-    static = Path(__file__).parent.parent / "static"
+    static = Path(__file__).resolve().parents[2] / "static"
     assert (static / "htmx-2.0.11.min.js").read_text().startswith("var htmx=")
     assert "Zero-Clause BSD" in (static / "htmx-2.0.11.LICENSE.txt").read_text()

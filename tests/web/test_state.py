@@ -1,7 +1,7 @@
 """The saved game: the one line of text in the signed session cookie, and what reading it back gives.
 
 These tests talk to webapp.web.state directly inside a request context, without rendering a page, so
-that they are quick enough for the mutation run (`make mutate`); tests/test_views.py covers the
+that they are quick enough for the mutation run (`make mutate`); tests/web/test_game.py covers the
 same cookie through the routes.
 """
 
@@ -23,12 +23,13 @@ GOOD = "5|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0123456789ab"
 # 15×15), 3 counts (first side, second side, draws) each for Easy, Medium, the top level, Human vs Human,
 # Computer vs Computer.
 SCORE = "1|00000000000f" + "|0" * 75
-# Version 4 held the score in the game's line, and no game id.
-V4 = "4|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 75
-# Version 3 was for 3×3 alone, with its one score.
-V3 = "3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 15
-# Version 2 had a single score against the computer, then Human vs Human, then Computer vs Computer.
-OLD = "2|hvc|X|minimax|minimax|one-ply|40|0|0|5|1|2|3|4|6|7|8|9"
+# Lines of the versions before this one (4 kept the score inside; 3 and 2 were for 3×3 alone), and of one after.
+OTHER_VERSIONS = [
+    "4|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 75,
+    "3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 15,
+    "2|hvc|X|minimax|minimax|one-ply|40|0|0|5|1|2|3|4|6|7|8|9",
+    GOOD.replace("5|", "6|", 1),
+]
 GAME_ID = "0123456789ab"
 
 
@@ -175,45 +176,19 @@ def test_the_score_cookie_is_only_sent_when_the_score_changed(client):
     assert "HttpOnly" in written[0] and "SameSite=Lax" in written[0]
 
 
-def test_a_version_4_line_keeps_its_score_until_a_score_cookie_holds_it(app):
-    line = V4.replace("|40|0|0|0|0|0|0|0|0|", "|40|0|0|1|2|3|0|0|0|")
-    loaded = loaded_from(app, {"game": line})
-    assert loaded.notice is None
-    assert loaded.table.moves == (4, 0)
-    assert loaded.table.scores == Scores.on("3x3", Score(easy=Tally(1, 2, 3)))
-    assert is_game_id(loaded.table.game_id)  # given one as it is read
-    data, score = saved(app, loaded.table)
-    assert data["game"].startswith("5|3x3|") and data["game"].endswith(loaded.table.game_id)
-    assert score == "1|" + "|1|2|3" + "|0" * 72
-    # Once there is a score cookie, it is the score, whatever an old line says.
-    assert loaded_from(app, {"game": line}, SCORE).table.scores == Scores(counted=("00000000000f",))
-
-
-def test_the_version_before_this_one_keeps_its_game_and_counts_its_score_as_the_difficultys(app):
-    loaded = loaded_from(app, {"game": OLD})
-    assert loaded.notice is None
-    assert loaded.table.moves == (4, 0)
-    assert loaded.table.settings == Settings(difficulty="minimax", x_level="minimax", o_level="one-ply")
-    assert loaded.table.counts_as == "minimax"
-    assert loaded.table.score == Score(impossible=Tally(5, 1, 2), hvh=Tally(3, 4, 6), cvc=Tally(7, 8, 9))
-
-
-def test_version_3_keeps_its_game_and_its_score_on_3x3(app):
-    line = V3.replace("|40|0|0|0|0|0|0|0|0|", "|40|0|0|1|2|3|0|0|0|")
-    loaded = loaded_from(app, {"game": line})
-    assert loaded.notice is None
-    assert loaded.table.settings == Settings(difficulty="one-ply", x_level="minimax", o_level="one-ply")
-    assert loaded.table.moves == (4, 0)
-    assert loaded.table.scores == Scores.on("3x3", Score(easy=Tally(1, 2, 3)))
-    # Saved again, it is a line of this version: the old one is read, never written.
-    assert saved_line(app, loaded.table).startswith("5|3x3|")
+@pytest.mark.parametrize("line", OTHER_VERSIONS)
+def test_a_line_of_another_version_starts_a_new_game_says_so_and_keeps_the_score(app, line):
+    score = "1|" + "|1|2|3" + "|0" * 72
+    loaded = loaded_from(app, {"game": line}, score)
+    assert fresh(loaded) == state.Loaded(
+        Table(scores=Scores.on("3x3", Score(easy=Tally(1, 2, 3)))), state.OUTDATED, reset=True
+    )
 
 
 def test_every_field_of_a_count_reads_back_at_its_widest(app):
     nines = "|999999999" * 75
     widest = Score(*[Tally(MOST, MOST, MOST)] * 5)
     assert loaded_from(app, {"game": GOOD}, "1|" + nines).table.scores == Scores((widest,) * 5)
-    assert loaded_from(app, {"game": V4[: -len("|0") * 75] + nines}).table.scores == Scores((widest,) * 5)
 
 
 def test_boards_with_no_games_share_one_all_nought_score():
@@ -275,13 +250,10 @@ def test_a_whole_15x15_game_with_every_score_at_its_widest_fits_a_cookie_with_ro
 @pytest.mark.parametrize(
     "line",
     [
-        V4[:-2] + "|1234567890",  # a count of 10 digits: wider than any score
-        V4[:-2] + "|0000000005",  # 10 digits, even for a small count: the field is 9 wide
-        V4[:-2] + "|",  # an empty count
-        V4[:-2] + "|-1",  # a negative count
-        V4 + "|0",  # a count too many
-        V4[:-2],  # a count too few
         GOOD + "|0",  # a score in this version's line
+        OTHER_VERSIONS[0].replace("4|", "5|", 1),  # an older line with this version's number
+        "5",
+        "5|",
         GOOD.replace(GAME_ID, GAME_ID.upper()),  # ids are lower-case hex
         GOOD.replace(GAME_ID, GAME_ID[:-1]),  # and 12 digits long
         GOOD.replace(GAME_ID, "g" * 12),
@@ -297,13 +269,6 @@ def test_a_whole_15x15_game_with_every_score_at_its_widest_fits_a_cookie_with_ro
         GOOD.replace("|hvc|", "|human-vs-human|"),  # a word longer than any the game writes
         GOOD.replace("|one-ply|minimax|", "|hard|minimax|"),
         GOOD.replace("|one-ply|one-ply|40|", "|one-ply|hard|40|"),  # counts as no difficulty
-        GOOD.replace("5|", "1|", 1),  # a version this code never wrote
-        GOOD.replace("5|", "6|", 1),  # a version from the future
-        GOOD.replace("5|", "4|", 1),  # this line with the old version's number
-        V4.replace("4|", "5|", 1),  # the old line with this version's number
-        V4.replace("4|", "3|", 1),
-        V3.replace("3|", "4|", 1),
-        V3[:-2],
         GOOD.replace("|3x3|", "|9x9|"),  # no such board
         GOOD.replace("|3x3|", "||"),
         GOOD.replace("|3x3|", "|3X3|"),
@@ -316,9 +281,6 @@ def test_a_whole_15x15_game_with_every_score_at_its_widest_fits_a_cookie_with_ro
         GOOD.replace("|40|", "|" + "0" * 451 + "|"),  # longer than any game
         " " + GOOD,
         GOOD + "\n",
-        OLD[:-2],
-        OLD.replace("|minimax|minimax|", "|hard|minimax|"),
-        OLD.replace("|40|", "|44|"),
     ],
 )
 def test_a_line_that_is_not_a_legal_game_starts_a_fresh_one_with_a_notice(app, line):
@@ -438,7 +400,7 @@ def flask_signer(app):
 
 
 def test_the_cookie_is_flasks_own_both_ways(app):
-    # The quicker signing makes the same cookies: one written before an update reads back after it.
+    # The same cookies as Flask's own session writes and reads.
     data = {"game": GOOD, "notice": "Hi."}
     assert app.session_interface.get_signing_serializer(app).loads(flask_signer(app).dumps(data)) == data
     assert flask_signer(app).loads(sign(app, data)) == data
@@ -462,55 +424,11 @@ def test_a_cookie_signed_with_a_fallback_key_is_still_read(app):
         assert state.load() == state.Loaded(state._decode(GOOD))  # ...until it is named a fallback
 
 
-def test_a_short_cookie_is_not_compressed_and_a_long_one_is(app):
-    short, long = {"game": GOOD}, {"game": GOOD, "notice": "x" * 2000}
-    assert not sign(app, short).startswith(".")  # compressing a short line costs more than it saves
-    assert sign(app, long).startswith(".") and len(sign(app, long)) < 300
-    for data in (short, long):
-        assert flask_signer(app).loads(sign(app, data)) == data
-
-
-def test_a_payload_is_compressed_only_past_the_threshold():
-    serializer = state._CookieSerializer("key", salt="salt", serializer=state.PlainJSON())
-    at, past = "a" * (state.COMPRESS_FROM - 2), "a" * (state.COMPRESS_FROM - 1)  # JSON adds the two quotes
-    assert not serializer.dump_payload(at).startswith(b".")
-    assert serializer.dump_payload(past).startswith(b".")  # zlib's form, which itsdangerous marks with a dot
-    for text in (at, past):
-        assert serializer.loads(serializer.dumps(text)) == text
-
-
-def test_the_cookie_serializer_keeps_one_signer_for_its_own_salt_and_makes_one_for_another():
-    serializer = state._CookieSerializer("key", salt="salt", serializer=state.PlainJSON())
-    mine = serializer.make_signer()
-    assert mine.salt == b"salt"
-    assert serializer.make_signer() is mine
-    assert serializer.make_signer(b"salt") is mine  # itsdangerous keeps the salt as bytes
-    other = serializer.make_signer("pepper")
-    assert other.salt == b"pepper"
-    assert other is not mine
-
-
-def test_the_session_keeps_one_fast_serializer_per_salt_and_set_of_keys_and_at_most_eight(app):
+def test_the_score_has_a_serializer_of_its_own_salt(app):
     interface = app.session_interface
-    assert isinstance(interface, state.GameSessionInterface)
-    serializer = interface.get_signing_serializer(app)
-    assert interface.get_signing_serializer(app) is serializer
-    scores = interface.get_signing_serializer(app, interface.score_salt)
-    assert scores is not serializer and scores.salt == b"score" and serializer.salt == interface.salt.encode()
-    # The parts that make it fast: the signer that derives its key once, HMAC-SHA1 in one call into C,
-    # and plain JSON. The signatures are Flask's own either way (test_the_cookie_is_flasks_own_both_ways).
-    signer = serializer.make_signer()
-    assert isinstance(signer, state._Signer)
-    assert isinstance(signer.algorithm, state._SHA1)
-    assert serializer.serializer is interface.serializer
-    fresh = state.GameSessionInterface()
-    for number in range(1, 10):
-        app.secret_key = f"key {number}"
-        fresh.get_signing_serializer(app)
-        assert len(fresh._signers) == number
-    app.secret_key = "key 10"  # keys changed under a running app more than eight times: the old ones go
-    fresh.get_signing_serializer(app)
-    assert list(fresh._signers) == [(interface.salt, ("key 10",))]
+    serializer, scores = interface.get_signing_serializer(app), interface.get_signing_serializer(app, "score")
+    assert scores.salt == b"score" and serializer.salt == interface.salt.encode()
+    assert serializer.serializer is scores.serializer is interface.serializer
 
 
 class FlaskSaving(state.GameSessionInterface):

@@ -1,5 +1,6 @@
 """The exact engine of 4×4 and 5×5 (four in a row), held against a plain negamax written from the rules."""
 
+import itertools
 import random
 from functools import cache
 
@@ -8,21 +9,10 @@ import pytest
 from webapp.engine import pacing, perfect
 from webapp.engine.bitboard import bit_geometry, bits_of, text_of
 from webapp.engine.boards import is_exact_board, position
-from webapp.engine.exact import (
-    CHECK_EVERY,
-    INF,
-    PAIRING_STEPS,
-    WIN,
-    Choice,
-    ExactSearch,
-    OutOfBudget,
-    _interchangeable,
-    has_pairing,
-    pack,
-    unpack,
-)
+from webapp.engine.exact import Choice, ExactSearch, _interchangeable
 from webapp.engine.levels import WIN as LEVELS_WIN
 from webapp.engine.levels import analyze, candidates, choose_move
+from webapp.engine.negamax import CHECK_EVERY, INF, PAIRING_STEPS, WIN, OutOfBudget, has_pairing, pack, unpack
 from webapp.engine.rules import Position, other
 
 
@@ -310,11 +300,19 @@ def test_the_first_best_move_is_kept_and_others_only_within_the_extra_budget():
 
 
 def test_the_tie_break_is_skipped_when_its_budget_runs_out():
-    assert ExactSearch(4, 4).best_moves(TEN_DRAWS)[1] == (3, 9)
-    assert ExactSearch(4, 4).best_moves(TEN_DRAWS, extra_nodes=0)[1] == (9,)
-    # Enough to prove all ten draws, not enough for the tie-break among them: all ten are given.
-    assert ExactSearch(4, 4).best_moves(TEN_DRAWS, extra_nodes=400)[1] == (0, 1, 2, 3, 4, 9, 11, 13, 14, 15)
-    assert ExactSearch(4, 4).best_moves(TEN_DRAWS, extra_nodes=800)[1] == (3, 9)
+    ten = ExactSearch(4, 4).optimal_moves(TEN_DRAWS)[1]
+    chosen = ExactSearch(4, 4).best_moves(TEN_DRAWS)[1]
+    assert len(ten) == 10 and chosen == (3, 9)
+    given = [ExactSearch(4, 4).best_moves(TEN_DRAWS, extra_nodes=extra)[1] for extra in range(0, 2001, 25)]
+    # Every answer keeps the first best move and holds only proved draws.
+    assert all(9 in answer and set(answer) <= set(ten) for answer in given)
+    assert given[0] == (9,) and given[-1] == chosen
+    # Short of the tie-break's whole cost the answer is every draw proved so far, more with more budget; from
+    # the budget that lets the tie-break finish, its choice.
+    cut = given.index(chosen)
+    assert all(answer == chosen for answer in given[cut:])
+    assert all(len(before) <= len(after) for before, after in itertools.pairwise(given[:cut]))
+    assert ten in given[:cut]  # all ten proved, and the tie-break not done
 
 
 @pytest.mark.parametrize("board", [TEN_DRAWS, "..OXOX..OX..XX.O"])  # X to move draws; O to move is lost
@@ -500,19 +498,22 @@ def test_a_search_with_no_budget_is_never_stopped_however_many_nodes_came_before
 
 
 def test_the_tie_break_spends_its_budget_to_the_node():
-    # X to move: all six moves hold the draw; the best is proved in 17 nodes, the five others in 9 more.
-    board = "O..OOXXO...XXXO."
-    optimal = ExactSearch(4, 4)
-    assert optimal.optimal_moves(board, extra_nodes=50) == (Choice(9, 0, True), (1, 2, 8, 9, 10, 15))
-    assert optimal.nodes == 26
-    # The tie-break needs 50 nodes and a last step of a pairing: with 49, it is stopped where they run out,
-    # and every move proved as good is kept.
-    search = ExactSearch(4, 4)
-    assert search.best_moves(board, extra_nodes=49)[1] == (1, 2, 8, 9, 10, 15)
-    assert search.nodes <= 26 + 49 + 1 + PAIRING_STEPS
-    search = ExactSearch(4, 4)
-    assert search.best_moves(board, extra_nodes=50)[1] == (1, 9)
-    assert search.nodes == 26 + 51
+    board = "O..OOXXO...XXXO."  # X to move: all six moves hold the draw
+    six = ExactSearch(4, 4).optimal_moves(board)[1]
+    chosen = ExactSearch(4, 4).best_moves(board)[1]
+    assert len(six) == 6 and len(chosen) < 6
+    answers = []
+    for extra in range(0, 150, 3):
+        proving = ExactSearch(4, 4)
+        proved = proving.optimal_moves(board, extra_nodes=extra)[1]
+        search = ExactSearch(4, 4)
+        answer = search.best_moves(board, extra_nodes=extra)[1]
+        # The tie-break stops where its nodes run out, give or take the last step of a pairing...
+        assert search.nodes <= proving.nodes + extra + 1 + PAIRING_STEPS
+        # ...and then keeps every move proved as good.
+        assert answer in (chosen, proved)
+        answers.append(answer)
+    assert six in answers and answers[-1] == chosen
 
 
 @pytest.mark.parametrize(
