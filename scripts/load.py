@@ -5,7 +5,7 @@ scripts/trivial_app.py, whose one route reads and writes one session value, and 
 wrk (installed by scripts/ensure-wrk when missing) loads them in turn, in short alternating rounds,
 with scripts/load.lua: against the game each connection plays Human vs Computer at the Impossible
 level, POST /move only. Prints each round, the totals and the goals; exits 1 if a goal is missed.
-A measurement, not a test: run it with `make load`. Method and latest figures: docs/load.md.
+A measurement, not a test: run it with `make load`. Method and latest figures: docs/serving.md.
 """
 
 from __future__ import annotations
