@@ -44,7 +44,7 @@ class BitGeometry:
     adds: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
     # Whether to try first the cells that make or stop a threat (lines two marks short of k): on 5×5
     # that cuts the nodes 3 to 10 times; on 4×4, where every line spans the board, the plain order
-    # solves the empty board in 12 thousand nodes against 19 (docs/benchmarks.md).
+    # solves the empty board in 12 thousand nodes against 19.
     threat_order: bool
 
     def images(self, x: int, o: int) -> tuple[int, ...]:

@@ -92,7 +92,7 @@ class PackedTicTacToe:
     seen under each of its rotations and reflections.
 
     The solver asks for every new node's symmetry class, and with board texts that took eight
-    joins and most of its first call (docs/benchmarks.md). Here image i of the board takes bits
+    joins and most of its first call. Here image i of the board takes bits
     [i·width, (i+1)·width) of the state, X's cells first and O's after them, so a move sets its
     mark in every image with one OR, and the class key, the least image, is read back with three
     calls into C (to_bytes, unpack, min). Boards up to 32 cells fit; the solver uses it on 3×3.

@@ -197,7 +197,7 @@ class Solver:
         Plain negamax over the classes, each solved once, rather than alpha-beta: best_moves needs
         the exact value of nearly every position anyway, and the bounds a window search leaves
         behind only had to be searched again (the first call from tic-tac-toe's empty board took
-        about twice as long that way; see docs/benchmarks.md).
+        about twice as long that way).
         """
         terminal = self.game.terminal_value(state)
         if terminal is not None:

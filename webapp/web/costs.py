@@ -36,9 +36,8 @@ from webapp.engine import pacing
 # All the searches of one request together, in CPU seconds of that request alone: rendering and the
 # rest of the request stay well inside the one second that no request may exceed.
 REQUEST_SECONDS = 0.8
-# The game tree's searches together: a tree page draws every child of every node it opens, so its searches stop
-# sooner to keep the whole under the second. At 0.65 s a cold 15×15 tree (its templates not yet compiled) took
-# 0.87 s alone and 1.00 s beside a test run on a machine half as fast as the first ones (docs/serving.md).
+# The game tree's searches together: a tree page also draws every child of every node it opens, and at 0.65 s a
+# cold 15×15 tree reached 1.00 s on a slow, busy machine.
 TREE_SECONDS = 0.5
 # Searches running at once in one worker. Interleaved at their pauses, each runs that many times
 # slower in wall time; each holds a transposition table while it runs.
@@ -125,10 +124,8 @@ def _yield_to_others() -> None:
     """Let the worker's other requests run: under gevent, wait until its hub has nothing else to do; with
     threads, nothing (the interpreter already switches threads).
 
-    ``gevent.idle()``, not ``gevent.sleep(0)``: a sleep of nought puts the search back among the hub's
-    callbacks, which run before it polls the sockets, so a health check still waited half a second
-    behind one 15×15 tree (0.1 to 0.64 s over 20 tries); waiting for the hub to go idle lets it accept
-    and serve what has arrived first (3 to 57 ms).
+    ``gevent.idle()``, not ``gevent.sleep(0)``: a sleep of nought runs the search again before the hub polls
+    the sockets, and a health check behind one 15×15 tree waited up to 0.64 s instead of 57 ms.
     """
     if "gevent" in sys.modules:
         import gevent.monkey
