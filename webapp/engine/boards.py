@@ -13,7 +13,7 @@ A board has 9, 16, 25, 49 or 225 cells (3×3, 4×4, 5×5, 7×7 or 15×15); this 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 from webapp.engine.rules import InvalidBoardError, Position, parse
 
@@ -22,18 +22,15 @@ class UnknownBoardSizeError(InvalidBoardError):
     """The text's length is not the size of any board the game offers."""
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
-    """One board of the catalogue: n×n cells, k in a row wins."""
+class Board(namedtuple("Board", "key n k known_value source solved")):
+    """One board of the catalogue: n×n cells, k in a row wins.
 
-    key: str  # as in URLs, forms and the cookie: "3x3"
-    n: int
-    k: int
-    # The game's value with perfect play from the empty board, and where that is established.
-    known_value: str
-    source: str
-    # Whether the top level plays perfectly here (Impossible) or searches under a time limit (Hard).
-    solved: bool
+    ``key`` names it in URLs, forms and the cookie ("3x3"); ``known_value`` is the game's value with
+    perfect play and ``source`` where that is established; ``solved`` says whether the top level plays
+    perfectly here (Impossible) or searches under a time limit (Hard).
+    """
+
+    __slots__ = ()
 
     @property
     def cells(self) -> int:

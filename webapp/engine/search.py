@@ -8,8 +8,8 @@ and every value is a negamax value: seen from the side to move.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 S = TypeVar("S")  # a state of the game
@@ -37,19 +37,22 @@ class Game(Protocol[S, M]):
         """Equal for states that have equal values (for example, symmetric ones)."""
 
 
-@dataclass
 class Counter:
     """Counts the nodes (states) a search visits."""
 
-    nodes: int = 0
+    __slots__ = ("nodes",)
+
+    def __init__(self, nodes: int = 0):
+        self.nodes = nodes
+
+    def __repr__(self) -> str:
+        return f"Counter(nodes={self.nodes})"
 
 
-@dataclass(frozen=True, slots=True)
-class Bounds:
+class Bounds(namedtuple("Bounds", "lower upper", defaults=(-INF, INF))):
     """What a transposition table knows of a state's value: lower <= value <= upper."""
 
-    lower: float = -INF
-    upper: float = INF
+    __slots__ = ()
 
     def is_exact(self) -> bool:
         return self.lower == self.upper
@@ -173,7 +176,6 @@ def lookahead_scores(game: Game, state) -> dict:
     return {m: -leaf_value(game, game.play(state, m)) for m in game.moves(state)}
 
 
-@dataclass
 class Solver:
     """Perfect play for one game, remembering the exact value of every position it has solved.
 
@@ -182,14 +184,15 @@ class Solver:
     are the same for every member of a class, walks those instead of playing any child again.
     """
 
-    game: Game
-    table: dict = field(default_factory=dict)
-    # key -> (the state expanded for that class, {move: child}, {move: value for the mover}).
-    _expanded: dict = field(default_factory=dict)
-    _move_values: dict = field(default_factory=dict)
-    # The tie-break's expected scores, by class: with us to move, and with the random opponent to move.
-    _chances_us: dict = field(default_factory=dict)
-    _chances_them: dict = field(default_factory=dict)
+    def __init__(self, game: Game):
+        self.game = game
+        self.table: dict = {}
+        # key -> (the state expanded for that class, {move: child}, {move: value for the mover}).
+        self._expanded: dict = {}
+        self._move_values: dict = {}
+        # The tie-break's expected scores, by class: with us to move, and with the random opponent to move.
+        self._chances_us: dict = {}
+        self._chances_them: dict = {}
 
     def value(self, state) -> int:
         """The exact negamax value of ``state`` under perfect play.
