@@ -1,8 +1,10 @@
 import os
+import secrets
 
 import pytest
 from hypothesis import settings
 from jinja2 import BytecodeCache
+from servers import Gunicorn, server_environment
 
 from webapp import create_app
 
@@ -45,3 +47,35 @@ def app():
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def servers():
+    """Two production servers, one worker each, sharing nothing but the SECRET_KEY."""
+    env = server_environment(SECRET_KEY=secrets.token_hex(32), WEB_CONCURRENCY="1")
+    started = []
+    try:
+        for _ in range(2):
+            started.append(Gunicorn(env))
+        for server in started:
+            server.wait_until_healthy()
+        yield started
+    finally:
+        for server in started:
+            server.stop()
+
+
+@pytest.fixture(scope="session")
+def server(servers):
+    return servers[0]
+
+
+@pytest.fixture(scope="session")
+def production():
+    """One server exactly as the platform runs it: the Procfile with its default two workers."""
+    started = Gunicorn(server_environment(SECRET_KEY=secrets.token_hex(32)))
+    try:
+        started.wait_until_healthy()
+        yield started
+    finally:
+        started.stop()

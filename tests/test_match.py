@@ -166,18 +166,58 @@ def test_against_the_computer_undo_after_the_end_takes_back_the_last_move_of_the
     assert undone.tally == table.tally
 
 
-def test_a_game_id_is_given_when_a_game_starts_and_the_ledger_keeps_the_last_few():
+def test_a_game_gets_an_id_and_the_next_number_when_it_starts_and_the_ledger_keeps_the_last_few():
     first = Table().new_game(Settings(), rng())
     second = first.new_game(Settings(), random.Random(4))
     assert first.game_id != second.game_id
-    scores = Scores()
-    for n in range(6):
-        scores = scores.with_counted(f"{n:012x}")
-    assert scores.counted == tuple(f"{n:012x}" for n in range(2, 6))
+    assert (first.number, second.number, second.scores.started) == (1, 2, 2)
+    scores = Scores(started=6)
+    for n in range(1, 7):
+        scores = scores.with_counted(n, f"{n:012x}")
+    assert scores.counted == tuple((n, f"{n:012x}") for n in range(3, 7))
+    assert scores.floor == 2  # the games that left the ledger cannot count again
     with pytest.raises(ValueError, match="game id"):
         Table(game_id="not hex")
     with pytest.raises(ValueError, match="game ids"):
-        Scores(counted=("0" * 12,) * 5)
+        Scores(counted=tuple((n, "0" * 12) for n in range(1, 6)), started=5)
+    with pytest.raises(ValueError, match="numbers"):
+        Scores(counted=((3, "0" * 12),), started=2)
+
+
+def win_for_x(table: Table) -> Table:
+    """``table``'s game, X X . / O O . / . . ., finished by X's win at 2 between two people."""
+    for cell in (0, 3, 1, 4, 2):
+        table = table.move(cell, rng())
+    return table
+
+
+def test_a_game_counts_once_however_many_games_come_between():
+    started = Table().new_game(Settings(mode="hvh"), rng())
+    won = win_for_x(started)
+    assert won.score.hvh == Tally(1, 0, 0)
+    later = won
+    for _ in range(6):  # more games than the ledger remembers, each won
+        later = win_for_x(later.new_game(Settings(mode="hvh"), rng()))
+    assert later.score.hvh == Tally(7, 0, 0)
+    # The first game's cookie, sent back from before its end, beside the score as it is now.
+    replayed = win_for_x(replace(started, scores=later.scores))
+    assert replayed.score.hvh == Tally(7, 0, 0) and replayed.is_counted()
+
+
+def test_a_game_whose_score_cookie_was_lost_still_counts_once():
+    game = Table().new_game(Settings(mode="hvh"), rng())
+    won = win_for_x(replace(game, scores=Scores()))  # its number, 1, is past the games this score has started
+    assert won.score.hvh == Tally(1, 0, 0) and won.scores.started == 1 and won.is_counted()
+
+
+def test_a_game_from_a_link_is_practice_and_never_counted():
+    table = Table().new_game(Settings(mode="hvh"), rng()).play_from((0, 3), Settings(mode="hvh"), rng())
+    assert table.practice and table.is_counted()
+    for cell in (1, 4, 2):
+        table = table.move(cell, rng())
+    assert table.position.winner == "X" and table.score == Score()
+    fresh = table.new_game(Settings(mode="hvh"), rng())
+    assert not fresh.practice and not fresh.is_counted()
 
 
 def test_the_score_against_the_computer_is_the_persons_and_kept_per_difficulty():
@@ -419,13 +459,23 @@ def test_against_the_computer_the_difficulty_plays_not_the_computer_vs_computer_
 def test_a_new_game_starts_afresh_and_unpaused_keeping_only_the_score():
     paused = table_after(4, 0, mode="cvc").set_paused(True)
     fresh = paused.new_game(Settings(mode="cvc", x_level="random"), rng())
-    assert fresh == Table(settings=Settings(mode="cvc", x_level="random"), scores=paused.scores, game_id=fresh.game_id)
+    scores, number = paused.scores.with_game_started()
+    assert fresh == Table(
+        settings=Settings(mode="cvc", x_level="random"), scores=scores, game_id=fresh.game_id, number=number
+    )
     assert fresh.game_id != paused.game_id
 
 
 def test_play_from_takes_the_settings_it_is_given():
-    table = table_after(4, 0).play_from((4, 0), Settings(mode="hvh", difficulty="random"), rng())
-    assert table == Table(settings=Settings(mode="hvh", difficulty="random"), moves=(4, 0), game_id=table.game_id)
+    before = table_after(4, 0)
+    table = before.play_from((4, 0), Settings(mode="hvh", difficulty="random"), rng())
+    assert table == Table(
+        settings=Settings(mode="hvh", difficulty="random"),
+        moves=(4, 0),
+        scores=before.scores,
+        game_id=table.game_id,
+        practice=True,
+    )
 
 
 def test_a_game_is_counted_under_the_difficulty_it_counts_as_not_the_one_set_now():
@@ -485,7 +535,7 @@ def test_each_board_keeps_its_own_score():
     assert won.scores.of("3x3") == Score() and won.scores.of("15x15") == Score()
     back_on_3x3 = won.new_game(Settings(mode="hvh"), rng())
     assert back_on_3x3.score == Score() and back_on_3x3.scores.of("4x4").hvh == Tally(1, 0, 0)
-    assert back_on_3x3.reset_score().scores == won.scores  # resetting 3×3 leaves 4×4 alone
+    assert back_on_3x3.reset_score().scores.boards == won.scores.boards  # resetting 3×3 leaves 4×4 alone
 
 
 def test_the_top_level_is_called_hard_where_it_searches_under_a_time_limit():

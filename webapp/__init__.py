@@ -43,6 +43,7 @@ def create_app(test_config=None):
         MAX_CONTENT_LENGTH=64 * 1024,
         RANDOM_SEED=None,
         PORT=5000,
+        PROXY_COUNT=settings.DEFAULT_PROXY_COUNT,
     )
     app.config.update(settings.from_environment() if test_config is None else test_config)
     settings.require_secret_key(app)
@@ -50,8 +51,9 @@ def create_app(test_config=None):
     app.request_class = forms.GameRequest
     app.session_interface = state.GameSessionInterface()
     app.extensions["rng"] = randomness.generator(app.config["RANDOM_SEED"])
-    # The platform's proxy terminates HTTPS and says so in X-Forwarded-Proto.
-    app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)
+    if proxies := app.config["PROXY_COUNT"]:
+        # The proxies' own headers say who the client is and whether it came over HTTPS; nobody else's are read.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
     assets.init_app(app)
     security.init_app(app)
     errors.init_app(app)

@@ -30,7 +30,8 @@ DIGEST_LENGTH = 12
 ECHO = 40
 # A game's id: random hex digits, given when the game starts (Table.game_id).
 GAME_ID_LENGTH = 12
-# How many counted games the score remembers (Scores.counted): a race is between the last few.
+# How many counted games the score remembers by id (Scores.counted): a race is between the last few; an older
+# game is held off by its number (Scores.floor).
 LEDGER = 4
 
 
@@ -235,34 +236,59 @@ class Scores:
     """One Score per board of the catalogue, in its order: a win on 15×15 against Hard is not one on
     3×3 against Impossible, nor is Medium the same opponent on both.
 
-    ``counted`` holds the ids of the last games whose results are in the score, newest last: a game
-    counts once, however often it is finished (after an Undo, or in two tabs at once).
+    A game counts once, however often it is finished (after an Undo, in two tabs at once, or from a game
+    cookie sent back later). Each game started gets the next number (``started``); ``counted`` holds the
+    numbers and ids of the last games whose results are in the score, and every game numbered ``floor``
+    or less is counted or can no longer be: when a game leaves ``counted``, the floor rises to its number.
     """
 
     boards: tuple[Score, ...] = (Score(),) * len(BOARDS)
-    counted: tuple[str, ...] = ()
+    counted: tuple[tuple[int, str], ...] = ()
+    started: int = 0
+    floor: int = 0
 
     def __post_init__(self):
         if len(self.boards) != len(BOARDS) or not all(isinstance(score, Score) for score in self.boards):
             raise ValueError(f"the scores hold one Score for each of the {len(BOARDS)} boards")
-        if len(self.counted) > LEDGER or not all(is_game_id(game_id) for game_id in self.counted):
+        if len(self.counted) > LEDGER or not all(is_game_id(game_id) for _, game_id in self.counted):
             raise ValueError(f"the scores remember at most {LEDGER} game ids of {GAME_ID_LENGTH} hex digits")
+        if not 0 <= self.floor <= self.started <= MOST or any(
+            not self.floor < n <= self.started for n, _ in self.counted
+        ):
+            raise ValueError("the games' numbers must run from the floor to the games started")
 
-    def has_counted(self, game_id: str) -> bool:
-        return game_id in self.counted
+    def can_count(self, number: int, game_id: str) -> bool:
+        """Whether the game numbered ``number``, with ``game_id``, may still add its result.
 
-    def with_counted(self, game_id: str) -> Scores:
-        """The same scores, remembering that ``game_id``'s result is in them.
-
-        >>> Scores().with_counted("0123456789ab").has_counted("0123456789ab")
+        >>> Scores(started=1).can_count(1, "0123456789ab")
         True
+        >>> Scores(started=1).with_counted(1, "0123456789ab").can_count(1, "0123456789ab")
+        False
         """
-        return replace(self, counted=(*self.counted, game_id)[-LEDGER:])
+        return number > self.floor and (number, game_id) not in self.counted
+
+    def with_counted(self, number: int, game_id: str) -> Scores:
+        """The same scores, remembering that the game ``number``, ``game_id``, is in them.
+
+        A game's number may be past the games started, if the score's cookie was lost or reset: it is then
+        the last started.
+        """
+        started = max(self.started, number)
+        counted = tuple(sorted({*self.counted, (number, game_id)}))
+        if len(counted) <= LEDGER:
+            return replace(self, counted=counted, started=started)
+        floor = max(self.floor, counted[-LEDGER - 1][0])
+        return replace(self, counted=counted[-LEDGER:], started=started, floor=floor)
+
+    def with_game_started(self) -> tuple[Scores, int]:
+        """The scores with one more game started, and that game's number."""
+        number = min(MOST, self.started + 1)
+        return replace(self, started=number), number
 
     @classmethod
-    def on(cls, board: str, score: Score) -> Scores:
+    def on(cls, board: str, score: Score, **fields) -> Scores:
         """Nothing scored anywhere but ``score`` on ``board``."""
-        return cls().with_score(board, score)
+        return cls(**fields).with_score(board, score)
 
     def of(self, board: str) -> Score:
         return self.boards[_BOARD_INDEX[board]]
@@ -290,8 +316,9 @@ class Table:
 
     ``counts_as`` is the difficulty a game against the computer is scored under: the weakest one
     that played in it, so that turning Easy into Impossible just before winning counts as Easy.
-    ``game_id`` tells this game from the visitor's others, so that its result counts once; "" only
-    for a table made without a generator, whose result counts however often it ends.
+    ``game_id`` and ``number`` tell this game from the visitor's others, so that its result counts once
+    (see Scores); a table made without a generator has neither, and its result counts however often it
+    ends. A ``practice`` game, started from a position of a link or "Play from here", is never counted.
     """
 
     settings: Settings = field(default_factory=Settings)
@@ -301,6 +328,8 @@ class Table:
     scores: Scores = field(default_factory=Scores)
     counts_as: str | None = None
     game_id: str = ""
+    number: int = 0
+    practice: bool = False
 
     def __post_init__(self):
         if self.counts_as is None:
@@ -354,8 +383,8 @@ class Table:
         return bool(self._undone_moves())
 
     def is_counted(self) -> bool:
-        """Whether this game has ended and its result is in the score."""
-        return bool(self.game_id) and self.scores.has_counted(self.game_id)
+        """Whether this game's result is in the score, or can no longer be."""
+        return self.practice or (bool(self.game_id) and not self.scores.can_count(self.number, self.game_id))
 
     def is_in_progress(self) -> bool:
         """A person has moved in this game and it is not over: starting another would lose it."""
@@ -381,8 +410,17 @@ class Table:
         if not confirmed and changes_sides and self.is_in_progress():
             kind = f"{BOARD_NAMES[settings.board]} game" if changes_board else f"{MODE_NAMES[settings.mode]} game"
             raise ConfirmationNeeded(f"Start a new {kind}? This one will be abandoned.")
+        scores, number = self.scores.with_game_started()
         fresh = replace(
-            self, settings=settings, moves=(), paused=False, counts_as=settings.difficulty, game_id=new_game_id(rng)
+            self,
+            settings=settings,
+            moves=(),
+            paused=False,
+            counts_as=settings.difficulty,
+            scores=scores,
+            game_id=new_game_id(rng),
+            number=number,
+            practice=False,
         )
         return fresh._computer_replies(rng) if settings.mode == "hvc" else fresh
 
@@ -436,8 +474,9 @@ class Table:
     def play_from(self, moves: tuple[int, ...], settings: Settings, rng: random.Random) -> Table:
         """Continue from the position after ``moves`` with ``settings``, dropping the game in hand.
 
-        The score is kept as it is: only finishing a game counts. Against the computer, it replies
-        at once if it is its turn; a Computer vs Computer game waits, paused, for Resume or Step.
+        The game is practice: a position from a link may have been played by anyone, so its end is not
+        counted. Against the computer, it replies at once if it is its turn; a Computer vs Computer game
+        waits, paused, for Resume or Step.
         """
         if replay(tuple(moves), settings.board).is_over():
             raise GameOverError("That position is the end of the game; choose an earlier move to play from.")
@@ -448,6 +487,8 @@ class Table:
             paused=settings.mode == "cvc",
             counts_as=settings.difficulty,
             game_id=new_game_id(rng),
+            number=0,
+            practice=True,
         )
         return table._computer_replies(rng) if settings.mode == "hvc" else table
 
@@ -482,7 +523,7 @@ class Table:
         if pos.is_over() and not self.is_counted():
             table = table._with_score(table.score.counted(self.settings, pos.winner, self.counts_as))
             if self.game_id:
-                table = replace(table, scores=table.scores.with_counted(self.game_id))
+                table = replace(table, scores=table.scores.with_counted(self.number, self.game_id))
         # The new table's position is known already: hand it over instead of replaying every move.
         table.__dict__["position"] = pos
         return table

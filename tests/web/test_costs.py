@@ -9,6 +9,7 @@ from webapp.engine import pacing
 from webapp.engine.boards import board_for, position
 from webapp.engine.rules import InvalidMoveError
 from webapp.web import costs, learn
+from webapp.web.places import Busy, SearchQueue
 
 
 @pytest.fixture
@@ -79,52 +80,18 @@ def test_a_search_that_paused_gives_its_place_back_when_the_request_ends(client)
         ("/api/search-for-the-test", {}, "application/json"),
     ],
 )
-def test_a_client_whose_search_is_already_running_waits_then_gets_429_with_retry_after(client, path, headers, kind):
+def test_a_client_whose_search_is_already_running_gets_429_with_retry_after(client, path, headers, kind):
     places = client.application.extensions["search_places"]
-    places.wait = 0.05
-    places.running["127.0.0.1"] = 1  # a search of this client's, still running
+    places.running["127.0.0.1"] = (0.0, places.clock())  # a search of this client's, still running
     refused = client.get(path, headers=headers)
     assert refused.status_code == 429
-    assert refused.headers["Retry-After"] == str(costs.RETRY_AFTER_SECONDS)
+    assert 1 <= int(refused.headers["Retry-After"]) <= places.typical + 1
     assert refused.mimetype == kind
     assert "The computer is busy" in refused.get_data(as_text=True)
     assert "Traceback" not in refused.get_data(as_text=True)
     assert refused.headers["Cache-Control"] == "no-store"
     del places.running["127.0.0.1"]
     assert client.get(path, headers=headers).status_code == 200
-
-
-def test_a_search_waits_for_a_place_and_takes_it_when_one_comes_free():
-    places = costs.Places(limit=1, wait=5)
-    places.enter("a")
-    waits = []
-
-    def free_it(_seconds):
-        waits.append(_seconds)
-        places.leave("a")
-
-    original = costs.time.sleep
-    costs.time.sleep = free_it
-    try:
-        places.enter("b")
-    finally:
-        costs.time.sleep = original
-    assert waits and places.running == {"b": 1}
-
-
-def test_a_worker_runs_at_most_its_limit_of_searches_and_one_per_client():
-    places = costs.Places(limit=2, wait=0)
-    places.enter("a")
-    with pytest.raises(costs.Busy):
-        places.enter("a")  # one per client
-    places.enter("b")
-    with pytest.raises(costs.Busy):
-        places.enter("c")  # the worker is full
-    places.leave("a")
-    places.enter("c")
-    assert places.running == {"b": 1, "c": 1}
-    places.leave("nobody")  # leaving twice, or without a place, changes nothing
-    assert places.running == {"b": 1, "c": 1}
 
 
 def test_the_request_clock_leaves_out_the_time_it_spent_paused():
@@ -141,19 +108,19 @@ def test_the_request_clock_leaves_out_the_time_it_spent_paused():
 
 
 def test_a_pause_asks_for_a_place_once_and_yields_to_other_requests():
-    places = costs.Places(limit=1, wait=0)
+    places = SearchQueue(searches=1, limit=0)
     paced = costs.RequestPace(places, "a")
     assert not paced.placed and places.running == {}
     paced.pause()
     paced.pause()
-    assert paced.placed and places.running == {"a": 1}
+    assert paced.placed and set(places.running) == {"a"}
     other = costs.RequestPace(places, "b")
-    with pytest.raises(costs.Busy):
-        other.pause()
+    with pytest.raises(Busy):
+        other.pause()  # no wait is allowed, and the place is taken
     paced.end()
     assert places.running == {}
     other.pause()
-    assert places.running == {"b": 1}
+    assert set(places.running) == {"b"}
 
 
 # --- what the costliest requests cost, on every board ---------------------------------------------------

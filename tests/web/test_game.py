@@ -428,7 +428,7 @@ def sign(app, data) -> str:
 
 
 # Version | board | mode | side | levels: difficulty, X, O | counts as | moves | paused | values | game id
-GOOD = "5|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0123456789ab"
+GOOD = "6|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0|0123456789ab|1"
 # A line of the version before this one, which held the score too.
 OLD = "4|3x3|hvc|X|minimax|minimax|one-ply|minimax|40|0|0" + "|0" * 75
 
@@ -450,15 +450,16 @@ def test_the_cookie_holds_one_short_line(app, client):
     play(client, 4, 0)
     serializer = app.session_interface.get_signing_serializer(app)
     game = serializer.loads(client.get_cookie("session").value)["game"]
-    assert re.fullmatch(r"5\|3x3\|hvh\|X\|one-ply\|minimax\|one-ply\|one-ply\|40\|0\|0\|[0-9a-f]{12}", game)
-    assert client.get_cookie("session_score") is None  # no score yet, so no score cookie
+    assert re.fullmatch(r"6\|3x3\|hvh\|X\|one-ply\|minimax\|one-ply\|one-ply\|40\|0\|0\|0\|[0-9a-f]{12}\|[0-9]+", game)
+    # The score's cookie counts the games started, so that each game's result counts once.
+    assert client.get_cookie("session_score") is not None
 
 
 def test_a_full_score_stays_in_the_cookie_format(app, client):
     interface = app.session_interface
     score = interface.get_signing_serializer(app, interface.score_salt)
     client.set_cookie("session", sign(app, {"game": GOOD.replace("|40|", "|0314|").replace("|hvc|", "|hvh|")}))
-    client.set_cookie("session_score", score.dumps("1|" + "|0" * 9 + "|999999999" + "|0" * 65))  # X's wins, full
+    client.set_cookie("session_score", score.dumps("2|1|0|" + "|0" * 9 + "|999999999" + "|0" * 65))  # X's wins, full
     assert page(client)["board"] == "XX.OO...."
     send(client, "/move", cell=2)
     line = score.loads(client.get_cookie("session_score").value)
@@ -476,8 +477,8 @@ READ_BACK_FAILS = "Your saved game could not be read"
         (None, READ_BACK_FAILS),  # a cookie signed with another key
         ({"v": 1, "mode": "hvc", "moves": "40"}, READ_BACK_FAILS),  # not a field this version writes
         ({"notice": "hello"}, "The game has been updated since your last visit"),
-        ({"game": GOOD.replace("5|", "4|", 1)}, "The game has been updated since your last visit"),
-        ({"game": OLD.replace("4|", "5|", 1)}, READ_BACK_FAILS),
+        ({"game": GOOD.replace("6|", "5|", 1)}, "The game has been updated since your last visit"),
+        ({"game": OLD.replace("4|", "6|", 1)}, READ_BACK_FAILS),
         ({"game": GOOD.replace("|40|", "|44|")}, READ_BACK_FAILS),  # a square taken twice
         ({"game": GOOD.replace("|40|", "|0314258|")}, READ_BACK_FAILS),  # play after a win
         ({"game": GOOD.replace("|40|", "|4a|")}, READ_BACK_FAILS),
@@ -613,7 +614,7 @@ def test_the_cookie_carries_the_board(app, client):
     send(client, "/new", board="5x5", mode="hvh")
     send(client, "/move", cell=24)
     serializer = app.session_interface.get_signing_serializer(app)
-    assert serializer.loads(client.get_cookie("session").value)["game"].startswith("5|5x5|hvh|X|")
+    assert serializer.loads(client.get_cookie("session").value)["game"].startswith("6|5x5|hvh|X|")
     assert serializer.loads(client.get_cookie("session").value)["game"].split("|")[8] == "o"  # cell 24
 
 

@@ -94,7 +94,7 @@ def test_the_position_from_a_link_is_read_only(client):
 
 def own_game(app, client, human: str, moves: str) -> None:
     """Give the client a game against the computer, as if played: ``moves`` with the person as ``human``."""
-    line = f"5|3x3|hvc|{human}|minimax|minimax|one-ply|minimax|{moves.replace('.', '')}|0|0|0123456789ab"
+    line = f"6|3x3|hvc|{human}|minimax|minimax|one-ply|minimax|{moves.replace('.', '')}|0|0|0|0123456789ab|1"
     serializer = app.session_interface.get_signing_serializer(app)
     client.set_cookie("session", serializer.dumps({"game": line}))
 

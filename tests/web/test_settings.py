@@ -97,4 +97,15 @@ def test_a_bad_port_is_named(port):
 
 
 def test_defaults():
-    assert from_environment({}) == {"PORT": 5000}
+    assert from_environment({}) == {"PORT": 5000, "PROXY_COUNT": 1}
+
+
+@pytest.mark.parametrize("count", ["0", "1", "2", " 3 "])
+def test_the_proxies_in_front_are_counted(count):
+    assert from_environment({"PROXY_COUNT": count})["PROXY_COUNT"] == int(count)
+
+
+@pytest.mark.parametrize("count", ["-1", "6", "one", "1.5", ""])
+def test_a_proxy_count_that_is_no_small_number_is_refused_with_its_reason(count):
+    with pytest.raises(ConfigError, match="PROXY_COUNT must be the number of proxies"):
+        from_environment({"PROXY_COUNT": count})

@@ -17,18 +17,21 @@ from webapp import create_app
 from webapp.match import MOST, Score, Scores, Settings, Table, Tally, is_game_id
 from webapp.web import state
 
-# Version | board | mode | side | levels: difficulty, X, O | counts as | moves | paused | values | game id
-GOOD = "5|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0123456789ab"
-# The score's own cookie: version | the ids of the last games counted | for each board (3×3, 4×4, 5×5, 7×7,
-# 15×15), 3 counts (first side, second side, draws) each for Easy, Medium, the top level, Human vs Human,
-# Computer vs Computer.
-SCORE = "1|00000000000f" + "|0" * 75
+# Version | board | mode | side | levels: difficulty, X, O | counts as | moves | paused | values | practice |
+# game id | game number
+GOOD = "6|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0|0123456789ab|1"
+# The score's own cookie: version | games started | the floor | the number and id of the last games counted |
+# for each board (3×3, 4×4, 5×5, 7×7, 15×15), 3 counts (first side, second side, draws) each for Easy, Medium,
+# the top level, Human vs Human, Computer vs Computer.
+SCORE = "2|3|0|2:00000000000f" + "|0" * 75
+NOTHING_YET = "2|0|0|"  # the start of a score's line before any game
 # Lines of the versions before this one (4 kept the score inside; 3 and 2 were for 3×3 alone), and of one after.
 OTHER_VERSIONS = [
     "4|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 75,
     "3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0" + "|0" * 15,
     "2|hvc|X|minimax|minimax|one-ply|40|0|0|5|1|2|3|4|6|7|8|9",
-    GOOD.replace("5|", "6|", 1),
+    "5|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0123456789ab",
+    GOOD.replace("6|", "7|", 1),
 ]
 GAME_ID = "0123456789ab"
 
@@ -68,9 +71,11 @@ def loaded_from(app, data, score: str | None = None, **context) -> state.Loaded:
 
 
 def fresh(loaded: state.Loaded) -> state.Loaded:
-    """``loaded`` with its game's id, which a new game draws at random, set aside once checked."""
-    assert is_game_id(loaded.table.game_id)
-    return replace(loaded, table=replace(loaded.table, game_id=""))
+    """``loaded`` with what a new game draws set aside once checked: a random id, and the next number."""
+    table = loaded.table
+    assert is_game_id(table.game_id) and table.number == table.scores.started > table.scores.floor
+    scores = replace(table.scores, started=table.scores.started - 1)
+    return replace(loaded, table=replace(table, game_id="", number=0, scores=scores))
 
 
 def saved(app, table: Table, **notice) -> tuple[dict, str | None]:
@@ -93,16 +98,19 @@ def test_a_table_is_saved_as_one_line_in_the_documented_order_and_its_score_as_a
         scores=Scores.on(
             "4x4", Score(Tally(1, 2, 3), Tally(4, 5, 6), Tally(7, 8, 9), Tally(10, 11, 12), Tally(13, 14, MOST))
         )
-        .with_counted("00000000000a")
-        .with_counted(GAME_ID),
+        .with_game_started()[0]
+        .with_game_started()[0]
+        .with_counted(1, "00000000000a")
+        .with_counted(2, GAME_ID),
         counts_as="minimax",
         game_id=GAME_ID,
+        number=2,
     )
     table = replace(table, settings=replace(table.settings, board="7x7"), moves=(48, 10, 3))
     data, score = saved(app, table)
-    assert data == {"game": "5|7x7|hvh|O|random|one-ply|minimax|minimax|Ma3|1|1|0123456789ab"}
+    assert data == {"game": "6|7x7|hvh|O|random|one-ply|minimax|minimax|Ma3|1|1|0|0123456789ab|2"}
     assert score == (
-        "1|00000000000a,0123456789ab" + "|0" * 15 + "|1|2|3|4|5|6|7|8|9|10|11|12|13|14|999999999" + "|0" * 45
+        "2|2|0|1:00000000000a,2:0123456789ab" + "|0" * 15 + "|1|2|3|4|5|6|7|8|9|10|11|12|13|14|999999999" + "|0" * 45
     )
 
 
@@ -126,9 +134,12 @@ def test_a_table_is_saved_as_one_line_in_the_documented_order_and_its_score_as_a
         Table(
             settings=Settings(mode="hvh"),
             moves=(0, 4, 8, 1, 7, 6, 2, 5, 3),
-            scores=Scores.on("3x3", Score(hvh=Tally(0, 0, 1))).with_counted(GAME_ID),
+            scores=Scores.on("3x3", Score(hvh=Tally(0, 0, 1)), started=1).with_counted(1, GAME_ID),
             game_id=GAME_ID,
+            number=1,
         ),
+        # A practice game, from a link.
+        Table(moves=(4, 0), game_id=GAME_ID, practice=True),
         # Every board, with moves in its last cells, where their characters are the rarest.
         Table(settings=Settings(board="4x4", mode="hvh"), moves=(15, 14, 0), game_id=GAME_ID),
         Table(settings=Settings(board="5x5", mode="hvh"), moves=(24, 23), game_id=GAME_ID),
@@ -142,11 +153,18 @@ def test_a_table_is_saved_as_one_line_in_the_documented_order_and_its_score_as_a
             moves=FULL_DRAW,
             scores=Scores.on("15x15", Score(hvh=Tally(0, 0, 1)))
             .with_score("5x5", Score(easy=Tally(2, 0, 0)))
-            .with_counted("fffffffffff1")
-            .with_counted("fffffffffff2")
-            .with_counted("fffffffffff3")
-            .with_counted(GAME_ID),
+            .with_game_started()[0]
+            .with_game_started()[0]
+            .with_game_started()[0]
+            .with_game_started()[0]
+            .with_game_started()[0]
+            .with_counted(1, "fffffffffff1")
+            .with_counted(2, "fffffffffff2")
+            .with_counted(3, "fffffffffff3")
+            .with_counted(4, "fffffffffff4")
+            .with_counted(5, GAME_ID),
             game_id=GAME_ID,
+            number=5,
         ),
     ],
 )
@@ -164,7 +182,7 @@ def test_a_score_of_nothing_is_not_written_until_there_is_one(app):
 
 def test_the_score_cookie_is_only_sent_when_the_score_changed(client):
     # A game about to be won by X at 2, in Human vs Human, so that no computer reply comes between.
-    game = "5|3x3|hvh|X|one-ply|minimax|one-ply|one-ply|0314|0|0|0123456789ab"
+    game = "6|3x3|hvh|X|one-ply|minimax|one-ply|one-ply|0314|0|0|0|0123456789ab|3"
     client.set_cookie("session", sign(client.application, {"game": game}))
     client.set_cookie("session_score", sign_score(client.application, SCORE))
     digest = state._decode(game).digest
@@ -178,7 +196,7 @@ def test_the_score_cookie_is_only_sent_when_the_score_changed(client):
 
 @pytest.mark.parametrize("line", OTHER_VERSIONS)
 def test_a_line_of_another_version_starts_a_new_game_says_so_and_keeps_the_score(app, line):
-    score = "1|" + "|1|2|3" + "|0" * 72
+    score = NOTHING_YET + "|1|2|3" + "|0" * 72
     loaded = loaded_from(app, {"game": line}, score)
     assert fresh(loaded) == state.Loaded(
         Table(scores=Scores.on("3x3", Score(easy=Tally(1, 2, 3)))), state.OUTDATED, reset=True
@@ -188,12 +206,12 @@ def test_a_line_of_another_version_starts_a_new_game_says_so_and_keeps_the_score
 def test_every_field_of_a_count_reads_back_at_its_widest(app):
     nines = "|999999999" * 75
     widest = Score(*[Tally(MOST, MOST, MOST)] * 5)
-    assert loaded_from(app, {"game": GOOD}, "1|" + nines).table.scores == Scores((widest,) * 5)
+    assert loaded_from(app, {"game": GOOD}, "2|1|0|" + nines).table.scores == Scores((widest,) * 5, started=1)
 
 
 def test_boards_with_no_games_share_one_all_nought_score():
     # Most boards' scores are all nought: decoding makes no new Score for them (one shared value).
-    scores = state._decode_scores("1|" + "|0" * 15 + "|1" + "|0" * 59).boards
+    scores = state._decode_scores(NOTHING_YET + "|0" * 15 + "|1" + "|0" * 59).boards
     assert scores[1] == Score(easy=Tally(1, 0, 0))
     assert all(scores[i] is scores[0] for i in (2, 3, 4))
     assert scores[0] == Score()
@@ -206,11 +224,17 @@ def test_boards_with_no_games_share_one_all_nought_score():
         SCORE[:-2] + "|-1",
         SCORE + "|0",  # a count too many
         SCORE[:-2],  # a count too few
-        SCORE.replace("1|", "2|", 1),  # a version from the future
+        SCORE.replace("2|", "3|", 1),  # a version from the future
+        SCORE.replace("2|", "1|", 1),  # a version before it
         SCORE.replace("00000000000f", "00000000000F"),  # ids are lower-case hex
         SCORE.replace("00000000000f", "0000000000f"),  # and 12 digits long
-        SCORE.replace("00000000000f", ",".join([GAME_ID] * 5)),  # the ledger keeps four
-        SCORE.replace("00000000000f", GAME_ID + ","),
+        SCORE.replace("2:00000000000f", ",".join(f"{n}:{GAME_ID}" for n in range(1, 6))),  # the ledger keeps four
+        SCORE.replace("2:00000000000f", "2:" + GAME_ID + ","),
+        SCORE.replace("2:00000000000f", "00000000000f"),  # a counted game needs its number
+        SCORE.replace("2:00000000000f", "4:00000000000f"),  # a number past the games started
+        SCORE.replace("2|3|0|", "2|3|3|"),  # at or below the floor
+        SCORE.replace("2|3|0|", "2|3|4|"),  # a floor past the games started
+        SCORE.replace("2|3|0|", "2|03|0|"),  # numbers are written without leading noughts
         " " + SCORE,
     ],
 )
@@ -251,9 +275,13 @@ def test_a_whole_15x15_game_with_every_score_at_its_widest_fits_a_cookie_with_ro
     "line",
     [
         GOOD + "|0",  # a score in this version's line
-        OTHER_VERSIONS[0].replace("4|", "5|", 1),  # an older line with this version's number
-        "5",
-        "5|",
+        OTHER_VERSIONS[0].replace("4|", "6|", 1),  # an older line with this version's number
+        "6",
+        "6|",
+        GOOD.replace("|0|0123456789ab|", "|2|0123456789ab|"),  # practice is 0 or 1
+        GOOD.replace("|0123456789ab|1", "|0123456789ab|01"),  # numbers are written without leading noughts
+        GOOD.replace("|0123456789ab|1", "|0123456789ab|1234567890"),  # nine digits at most
+        GOOD.replace("|0123456789ab|1", "|0123456789ab|"),
         GOOD.replace(GAME_ID, GAME_ID.upper()),  # ids are lower-case hex
         GOOD.replace(GAME_ID, GAME_ID[:-1]),  # and 12 digits long
         GOOD.replace(GAME_ID, "g" * 12),
@@ -326,10 +354,10 @@ def test_a_fresh_game_after_a_bad_cookie_is_saved_and_its_notice_shown_once(app)
 
 
 def test_a_bad_game_keeps_a_good_score(app):
-    score = "1|" + "|1|2|3" + "|0" * 72
+    score = NOTHING_YET + "|1|2|3" + "|0" * 72
     loaded = loaded_from(app, {"game": GOOD[:-2]}, score)
     assert loaded.notice == state.UNREADABLE
-    assert loaded.table.scores == Scores.on("3x3", Score(easy=Tally(1, 2, 3)))
+    assert loaded.table.scores.boards == Scores.on("3x3", Score(easy=Tally(1, 2, 3))).boards
 
 
 def test_no_cookie_is_a_new_game_without_a_notice_saved_at_once_with_its_id(app):

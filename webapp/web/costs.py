@@ -12,10 +12,10 @@ gets its own:
   whatever it asks for (a tree view makes one search per move it shows);
 * **pauses that let others run**: every few milliseconds of search the request yields to gevent's
   hub, so that a health check or a 3×3 move waits for milliseconds, not for the search;
-* **a place among the searches**: a worker runs at most SEARCHES_PER_WORKER searches at once, and one
-  per client; a request whose search finds no place within WAIT_SECONDS is answered 429 with
-  Retry-After, before its game changed. Cheap requests (every 3×3 move, the pages, the health check)
-  never search long enough to ask for a place.
+* **a place in line**: a worker's searches take turns through a fair queue (``webapp.web.places``), one
+  per client; a request whose wait would be too long is answered 429 with Retry-After, before its game
+  changed. Cheap requests (every 3×3 move, the pages, the health check) never search long enough to
+  ask for a place.
 
 A request asks for its place at its first pause: only a search that runs for a few milliseconds
 pauses at all, so no list of routes or boards has to say in advance which requests are costly.
@@ -24,14 +24,12 @@ pauses at all, so no list of routes or boards has to say in advance which reques
 from __future__ import annotations
 
 import sys
-import threading
 import time
-from dataclasses import dataclass, field
 
 from flask import Flask, g, request
-from werkzeug.exceptions import TooManyRequests
 
 from webapp.engine import pacing
+from webapp.web.places import SearchQueue
 
 # All the searches of one request together, in CPU seconds of that request alone: rendering and the
 # rest of the request stay well inside the one second that no request may exceed.
@@ -39,64 +37,6 @@ REQUEST_SECONDS = 0.8
 # The game tree's searches together: a tree page also draws every child of every node it opens, and at 0.65 s a
 # cold 15×15 tree reached 1.00 s on a slow, busy machine.
 TREE_SECONDS = 0.5
-# Searches running at once in one worker. Interleaved at their pauses, each runs that many times
-# slower in wall time; each holds a transposition table while it runs.
-SEARCHES_PER_WORKER = 2
-# How long a search waits for a place before its request is refused, and what the refusal says.
-WAIT_SECONDS = 2.0
-RETRY_AFTER_SECONDS = 2
-BUSY = (
-    "The computer is busy with other games just now, so nothing was played. "
-    "Try again in a moment: your game is as you left it."
-)
-
-
-class Busy(TooManyRequests):
-    """No place for this request's search: answered 429, with Retry-After, and nothing changed."""
-
-    def __init__(self):
-        super().__init__(description=BUSY, retry_after=RETRY_AFTER_SECONDS)
-
-
-@dataclass
-class Places:
-    """The searches running in one worker, in all and per client; at most ``limit``, and one per client.
-
-    >>> places = Places(limit=2, wait=0)
-    >>> places.enter("a"), places.enter("b")
-    (None, None)
-    >>> places.enter("c")
-    Traceback (most recent call last):
-    ...
-    webapp.web.costs.Busy: 429 Too Many Requests: ...
-    >>> places.leave("a"); places.enter("c")
-    """
-
-    limit: int = SEARCHES_PER_WORKER
-    wait: float = WAIT_SECONDS
-    # Entries only while their search runs, so at most ``limit`` of them: never a client it has served.
-    running: dict[str, int] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def enter(self, client: str) -> None:
-        """Take a place for a search of ``client``, waiting up to ``wait`` seconds; Busy if none comes."""
-        give_up = time.monotonic() + self.wait
-        while not self._took(client):
-            if time.monotonic() >= give_up:
-                raise Busy()
-            # Under gevent, the monkey-patched sleep lets the running searches go on meanwhile.
-            time.sleep(0.01)
-
-    def _took(self, client: str) -> bool:
-        with self.lock:
-            if client in self.running or sum(self.running.values()) >= self.limit:
-                return False
-            self.running[client] = 1
-            return True
-
-    def leave(self, client: str) -> None:
-        with self.lock:
-            self.running.pop(client, None)
 
 
 class RequestClock:
@@ -139,7 +79,7 @@ def _yield_to_others() -> None:
 class RequestPace:
     """The pace of one request's searches (see the module's docstring)."""
 
-    def __init__(self, places: Places, client: str):
+    def __init__(self, places: SearchQueue, client: str):
         self.places, self.client = places, client
         self.clock = RequestClock()
         self.placed = False
@@ -163,7 +103,7 @@ class RequestPace:
 
 def init_app(app: Flask) -> None:
     """Give each request its pace, and free its search's place when it ends, whatever happened."""
-    places = app.extensions["search_places"] = Places()
+    places = app.extensions["search_places"] = SearchQueue()
 
     @app.before_request
     def pace_the_request():

@@ -358,6 +358,11 @@ class ScoreView:
     title: str
     items: tuple[tuple[str, int], ...]
     is_empty: bool
+    note: str | None = None
+
+
+# A game from a link may have been played by anyone up to its position: its end is not the player's result.
+PRACTICE = "This game started from a shared position, so it is practice: its result is not counted."
 
 
 def score_view(table: Table) -> ScoreView:
@@ -369,7 +374,7 @@ def score_view(table: Table) -> ScoreView:
     # Each board keeps its own score: say which, except on the classic board, where it always was.
     if table.settings.board != DEFAULT.key:
         title += f", {board_name(table.settings.board)}"
-    return ScoreView(title, items, tally == Tally())
+    return ScoreView(title, items, tally == Tally(), PRACTICE if table.practice else None)
 
 
 # The fields a question about a new game sends again with its yes: settings, already checked.

@@ -17,8 +17,8 @@ class ConfigError(SystemExit):
 
 
 def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
-    """The settings found in the environment: SECRET_KEY, PORT and SITE_URL."""
-    config = {}
+    """The settings found in the environment: SECRET_KEY, PORT, SITE_URL and PROXY_COUNT."""
+    config = {"PROXY_COUNT": proxy_count(environ)}
     if environ.get("SECRET_KEY"):
         config["SECRET_KEY"] = environ["SECRET_KEY"]
     port = environ.get("PORT", "5000")
@@ -28,6 +28,26 @@ def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
     if environ.get("SITE_URL"):
         config["SITE_URL"] = site_url(environ["SITE_URL"])
     return config
+
+
+# A PaaS router is one proxy, and it appends the address it saw to X-Forwarded-For.
+DEFAULT_PROXY_COUNT = 1
+MOST_PROXIES = 5
+
+
+def proxy_count(environ: Mapping[str, str] = os.environ) -> int:
+    """How many proxies stand in front of the server (PROXY_COUNT): their forwarded headers are believed, no more.
+
+    >>> proxy_count({}), proxy_count({"PROXY_COUNT": "0"})
+    (1, 0)
+    """
+    text = environ.get("PROXY_COUNT", str(DEFAULT_PROXY_COUNT)).strip()
+    if not (text.isdigit() and int(text) <= MOST_PROXIES):
+        raise ConfigError(
+            f"PROXY_COUNT must be the number of proxies in front of the server, 0 to {MOST_PROXIES}, not {text!r}: "
+            "1 behind a platform's router, 0 when clients connect to the server itself."
+        )
+    return int(text)
 
 
 SITE_URL = re.compile(r"https?://[a-z0-9.-]+(:[0-9]{1,5})?")

@@ -1,15 +1,17 @@
 """The one module that reads and writes ``flask.session``: a Table in two small, signed cookies.
 
 The session cookie holds the game as one compact, versioned line of text, such as
-``5|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|4f1c0a9b2e77``: a string costs Flask's session
+``6|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0|4f1c0a9b2e77|3``: a string costs Flask's session
 serializer far less than nested containers, on every request. The score lives in a cookie of its own
-(``1|<ids of the last games counted>|0|0|0|…``), written only by a request that changes it.
+(``2|<games started>|<floor>|<number:id of the last games counted>|0|0|0|…``), written only by a
+request that changes it.
 
 Why two: the browser keeps whichever cookie arrives last, and two requests in flight (two tabs, a
 double click) each answer from the cookies they were sent with. A winning move and a Move-values
 toggle sent together once lost the win whenever the toggle's answer came last. Now the toggle writes
-no score, so the win stays counted; and since the score remembers which games it counted, the same
-game finished again (retried after an Undo, or in the other tab) does not count twice.
+no score, so the win stays counted; and since the score remembers which games it counted (match.Scores),
+the same game finished again (retried after an Undo, in the other tab, or from a game cookie sent back
+later) does not count twice.
 
 Anything that does not read back as a legal game (a tampered or truncated cookie, an unknown version,
 impossible moves, a payload of the wrong shape) becomes a fresh game with a notice, never an error.
@@ -41,8 +43,8 @@ from webapp.match import (
 )
 
 # A cookie of another version is from before an update: its game starts again, its score is kept.
-VERSION = "5"
-SCORE_VERSION = "1"
+VERSION = "6"
+SCORE_VERSION = "2"
 _WORD = r"([a-z-]{1,12})"
 _COUNT = r"\|([0-9]{1,9})"
 # A move is one character of this alphabet on boards of up to 64 cells, two on bigger ones, so that a
@@ -51,18 +53,21 @@ ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
 _DIGIT = {c: i for i, c in enumerate(ALPHABET)}
 _MOST_MOVES = max(b.cells for b in BOARDS) * 2
 _GAME_ID = rf"([0-9a-f]{{{GAME_ID_LENGTH}}})"
+_NUMBER = r"(0|[1-9][0-9]{0,8})"
 # The shape of the line, checked in one pass; whether the words and moves make sense is the
 # Table's to say (Settings checks the words, replaying checks the moves).
 _GAME_FIELDS = (
     rf"\|([0-9x]{{3,5}})\|{_WORD}\|([XO])\|{_WORD}\|{_WORD}\|{_WORD}\|{_WORD}\|([0-9a-zA-Z_-]{{0,{_MOST_MOVES}}})"
     rf"\|([01])\|([01])"
 )
-GAME_LINE = re.compile(rf"5{_GAME_FIELDS}\|{_GAME_ID}")
+# The fields, then whether it is practice, its id and its number.
+GAME_LINE = re.compile(rf"6{_GAME_FIELDS}\|([01])\|{_GAME_ID}\|{_NUMBER}")
 OTHER_VERSION = re.compile(rf"(?!{VERSION}\|)[0-9]{{1,3}}\|[0-9a-zA-Z|_-]*")
-# The score's line: the ids of the last games counted, then every board's 15 counts.
+# The score's line: the games started, the floor, the number and id of the last games counted, then every
+# board's 15 counts.
+_COUNTED = rf"(?:0|[1-9][0-9]{{0,8}}):[0-9a-f]{{{GAME_ID_LENGTH}}}"
 SCORE_LINE = re.compile(
-    rf"1\|((?:[0-9a-f]{{{GAME_ID_LENGTH}}},){{0,{LEDGER - 1}}}[0-9a-f]{{{GAME_ID_LENGTH}}}|)"
-    + _COUNT * (15 * len(BOARDS))
+    rf"2\|{_NUMBER}\|{_NUMBER}\|((?:{_COUNTED},){{0,{LEDGER - 1}}}{_COUNTED}|)" + _COUNT * (15 * len(BOARDS))
 )
 UNREADABLE = "Your saved game could not be read, so a new game has started."
 UNREADABLE_SCORE = "Your saved score could not be read, so it starts again from nothing."
@@ -226,7 +231,8 @@ def save(table: Table, notice: str | None = None, notice_is_error: bool = False)
 
 def _new_table(scores: Scores) -> Table:
     # The worker's own generator, reseeded from the system in each worker (webapp.web.randomness).
-    return Table(scores=scores, game_id=new_game_id(current_app.extensions["rng"]))
+    scores, number = scores.with_game_started()
+    return Table(scores=scores, game_id=new_game_id(current_app.extensions["rng"]), number=number)
 
 
 def _fresh(notice: str, scores: Scores) -> Loaded:
@@ -236,8 +242,8 @@ def _fresh(notice: str, scores: Scores) -> Loaded:
 
 
 def _load_scores() -> tuple[Scores, str | None]:
-    """The score's cookie read back, and a notice if it was there but could not be read."""
-    line = getattr(session, "score_line", None)
+    """The score's cookie read back (or as this request has saved it), and a notice if it could not be read."""
+    line = getattr(session, "score_to_write", None) or getattr(session, "score_line", None)
     if line is None:
         return Scores(), None
     try:
@@ -277,12 +283,12 @@ def _encode(table: Table) -> dict:
     s = table.settings
     fields = [VERSION, s.board, s.mode, s.human, s.difficulty, s.x_level, s.o_level, table.counts_as]
     fields += [encode_moves(table.moves, s.board), str(int(table.paused)), str(int(table.show_values))]
-    fields.append(table.game_id)
+    fields += [str(int(table.practice)), table.game_id, str(table.number)]
     return {"game": "|".join(fields)}
 
 
 def _encode_scores(scores: Scores) -> str:
-    fields = [SCORE_VERSION, ",".join(scores.counted)]
+    fields = [SCORE_VERSION, str(scores.started), str(scores.floor), ",".join(f"{n}:{i}" for n, i in scores.counted)]
     fields += [_NO_GAMES_TEXT if score == _NO_GAMES else _score_text(score) for score in scores.boards]
     return "|".join(fields)
 
@@ -292,9 +298,10 @@ def _decode_scores(line: str) -> Scores:
     found = SCORE_LINE.fullmatch(line)
     if found is None:
         raise ValueError("not a score's line")
-    counted, *counts = found.groups()
+    started, floor, counted, *counts = found.groups()
     boards = tuple(_score(counts[i : i + 15]) for i in range(0, len(counts), 15))
-    return Scores(boards, tuple(counted.split(",")) if counted else ())
+    games = tuple((int(n), game_id) for n, game_id in (entry.split(":") for entry in counted.split(",") if entry))
+    return Scores(boards, games, int(started), int(floor))
 
 
 def _score_text(score: Score) -> str:
@@ -314,7 +321,9 @@ def _decode(text: str) -> Table:
     found = GAME_LINE.fullmatch(text)
     if found is None:
         raise ValueError("not a game's line")
-    board, mode, human, difficulty, x_level, o_level, counts_as, moves, paused, values, game_id = found.groups()
+    board, mode, human, difficulty, x_level, o_level, counts_as, moves, paused, values, practice, game_id, number = (
+        found.groups()
+    )
     table = Table(
         settings=Settings(mode, human, difficulty, x_level, o_level, board),
         moves=decode_moves(moves, check_board(board)),
@@ -322,6 +331,8 @@ def _decode(text: str) -> Table:
         show_values=values == "1",
         counts_as=counts_as,
         game_id=game_id,
+        number=int(number),
+        practice=practice == "1",
     )
     table.position  # noqa: B018 -- replaying the moves raises if they are not a legal game
     return table
