@@ -5,12 +5,14 @@ The scripts are programs, not a package: each imports this module from its own f
 
 from __future__ import annotations
 
+import http.client
 import os
 import secrets
 import shlex
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,12 +26,12 @@ def procfile_command() -> list[str]:
     return [sys.executable, "-m", program, *arguments]
 
 
-def start(workers: int = 2) -> tuple[subprocess.Popen, int]:
-    """The server (its master process) with ``workers`` workers and a fresh key, and its port. The socket is
-    bound here and handed over, so the port is known before the server has started; access logs are off."""
-    listener = socket.create_server((HOST, 0))
+def start(workers: int = 2, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, int]:
+    """The server (its master process) with ``workers`` workers, a fresh key and ``env``, and its port. The socket
+    is bound here and handed over, so the port is known before the server has started; access logs are off."""
+    listener = socket.create_server((HOST, 0), backlog=2048)
     port = listener.getsockname()[1]
-    env = {**os.environ, "SECRET_KEY": secrets.token_urlsafe(32), "WEB_CONCURRENCY": str(workers)}
+    env = {**os.environ, "SECRET_KEY": secrets.token_urlsafe(32), "WEB_CONCURRENCY": str(workers), **(env or {})}
     server = subprocess.Popen(
         [*procfile_command(), "--bind", f"fd://{listener.fileno()}", "--access-logfile", "/dev/null"],
         cwd=ROOT,
@@ -40,3 +42,19 @@ def start(workers: int = 2) -> tuple[subprocess.Popen, int]:
     )
     listener.close()
     return server, port
+
+
+def wait_until_healthy(port: int, seconds: float = 120) -> None:
+    """Return once /healthz answers; SystemExit if it never does."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            connection = http.client.HTTPConnection(HOST, port, timeout=2)
+            connection.request("GET", "/healthz")
+            if connection.getresponse().status == 200:
+                return
+        except OSError:
+            time.sleep(0.2)
+        finally:
+            connection.close()
+    raise SystemExit("the server did not start")
