@@ -80,22 +80,12 @@ stats: $(VENV)/.installed
 tournament: $(VENV)/.installed
 	$(BIN)/python -m webapp tournament --games 100
 
-# The Hard level on 7×7 and 15×15 against the ThreatSpace player of the gomoku package (15×15 only), our own
-# threat attacker, OpenSpiel's C++ MCTS bot at 10,000 simulations, Medium and Easy; writes
-# webapp/learn/data/strength.json and the table in docs/benchmarks.md. Slow (hours of CPU, most of it MCTS's), so never
-# part of `make test`. Each match exits 1 when Hard lost a game; the next ones are played all the same (the `-`).
-# Narrow it with STRENGTH_GAMES (per side).
-STRENGTH_GAMES ?= 20
+# Hard from every opening of the strength suite (tools/data/), once as X and once as O, against Rapfi (when RAPFI
+# names its binary), ThreatSpace, OpenSpiel's MCTS, Medium and Easy, two games at a time; writes
+# webapp/learn/data/strength.json and the table in docs/benchmarks.md. About an hour on 2 cores, so never part of
+# `make test`. For one half or one opponent: python -m tools.strength --half dev --opponent rapfi (prints only).
 strength: $(VENV)/.installed-strength
-	-$(BIN)/python -m tools.strength --board 15x15 --opponent threatspace --games $(STRENGTH_GAMES)
-	-$(BIN)/python -m tools.strength --board 15x15 --opponent attacker --games $(STRENGTH_GAMES)
-	-$(BIN)/python -m tools.strength --board 7x7 --opponent attacker --games $(STRENGTH_GAMES)
-	-$(BIN)/python -m tools.strength --board 15x15 --opponent mcts --simulations 10000 --games $(STRENGTH_GAMES)
-	-$(BIN)/python -m tools.strength --board 7x7 --opponent mcts --simulations 10000 --games $(STRENGTH_GAMES)
-	-for board in 7x7 15x15; do \
-		$(BIN)/python -m tools.strength --board $$board --opponent one-ply --games $(STRENGTH_GAMES); \
-		$(BIN)/python -m tools.strength --board $$board --opponent random --games $(STRENGTH_GAMES); \
-	done
+	$(BIN)/python -m tools.strength
 
 # wrk drives the load; scripts/ensure-wrk installs Debian's package when it is missing.
 load: $(VENV)/.installed

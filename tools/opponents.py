@@ -1,13 +1,12 @@
 """The opponents Hard is measured against on the big boards (``python -m tools.strength``).
 
+- ``rapfi``: Rapfi, a Gomocup engine, at a node limit (2,000 a move by default), 15×15 only; played only when
+  ``RAPFI`` names its binary (``tools/rapfi.py``).
 - ``threatspace``: the ThreatSpace player of the ``gomoku`` 0.1.0 package (an Allis-style threat-space
   search over threes and fours, then a heuristic), 15×15 only. Installed by the ``strength`` extra.
-- ``attacker``: our own attacker. It completes a line or blocks one, plays a forced win by continuous
-  fours or by fours and threes whenever its threat search (more nodes and threes than Hard's) finds
-  one, and otherwise plays greedily: the move after which the static evaluation is best, one of the
-  best few at random in its first moves, so that its openings vary.
 - ``mcts``: OpenSpiel's MCTS bot on its ``mnk`` game, random rollouts; by default the C++ bot of
-  ``pyspiel`` (``--mcts python`` for the Python one, several times slower).
+  ``pyspiel`` (``engine="python"`` for the Python one, several times slower).
+- ``medium`` and ``easy``: this game's own levels.
 
 A player is given the board text and a generator, and names its move. Each is built per game with its
 own seed, so that the games differ.
@@ -21,20 +20,11 @@ import random
 import sys
 from collections.abc import Callable
 
-from webapp.engine import big
+from webapp.engine import levels
 from webapp.engine.boards import Board
-from webapp.engine.gomoku import Gomoku
 from webapp.engine.rules import O, X
-from webapp.engine.vct import Meter, OutOfBudget, ThreatSearch
 
 Player = Callable[[str, random.Random], int]
-
-# The attacker's threat search: more than Hard gives its own (hard.OWN_NODES, hard.THREES).
-ATTACKER_NODES = 40_000
-ATTACKER_THREES = 4
-# In its first moves the attacker picks among its best few, so that no two games open alike.
-OPENING_STONES = 8
-OPENING_SPREAD = 3
 
 
 def stones_of(board: str) -> list[int]:
@@ -44,41 +34,20 @@ def stones_of(board: str) -> list[int]:
     return [xs[i // 2] if i % 2 == 0 else os_[i // 2] for i in range(len(xs) + len(os_))]
 
 
-def attacker(nodes: int = ATTACKER_NODES, threes: int = ATTACKER_THREES) -> Player:
-    """Our own attacker: threat search for forced wins, else greedy."""
+def level(name: str) -> Player:
+    """One of this game's levels (``random``, ``one-ply`` or ``minimax``), its ties broken by the game's generator."""
 
     def play(board: str, rng: random.Random) -> int:
-        game = Gomoku.for_board(board)
-        me = game.mover
-        mine, theirs = game.completions(me)
-        if mine:
-            return mine[0]
-        if theirs:
-            return theirs[0]
-        try:
-            win = ThreatSearch(game, me, Meter(nodes=nodes)).vct(threes)
-        except OutOfBudget:
-            win = None
-        if win is not None:
-            return win.first
-        return greedy(game, rng)
+        return levels.choose_move(board, name, rng)
 
     return play
 
 
-def greedy(game: Gomoku, rng: random.Random) -> int:
-    """The move after which the static evaluation is best for the side to move (one of the best few early on)."""
-    scored = []
-    for move in game.moves():
-        game.play(move)
-        # The opponent is to move now: its immediate win is the worst we could leave it.
-        scored.append((-(big.THREAT if game.wins() else game.evaluate()), move))
-        game.undo()
-    scored.sort(reverse=True)
-    if game.stones < OPENING_STONES:
-        return rng.choice(scored[:OPENING_SPREAD])[1]
-    top = scored[0][0]
-    return rng.choice([move for score, move in scored if score == top])
+def rapfi(nodes: int = 2000) -> Player:
+    """Rapfi at ``nodes`` nodes a move (15×15 only); RapfiError if ``RAPFI`` names no binary."""
+    from tools import rapfi as client
+
+    return client.player(nodes)
 
 
 def threatspace(seed: int) -> Player:

@@ -1,247 +1,387 @@
-"""How strong the top level is on the big boards, measured against engines and players it did not write itself:
-the ``gomoku`` 0.1.0 package's ThreatSpace player, our own threat attacker, OpenSpiel's MCTS, and this game's
-Medium and Easy (``tools/opponents.py``; the outside engines come with the optional ``strength`` extra).
+"""How strong Hard is on the big boards: games from the strength suite against players it did not write itself.
 
-``make strength`` plays the matches. The results are written as data (``webapp/learn/data/strength.json``) for the
-tournament page, and as a table into ``docs/benchmarks.md`` (between its ``strength-table`` markers).
+Every opening of the suite (``tools/suite.py``) is played twice against each opponent (``tools/opponents.py``),
+once with Hard as X and once as O: the opening's three stones are placed, then the game goes on to its end (a
+full board is a draw). Hard plays at its shipped budget; its budget is CPU time, so games played side by side
+in worker processes play as they would alone. The report gives both halves of the suite, dev and held-out,
+per opponent and colour: won-drawn-lost, points (a draw is half a point) and Hard's CPU a move.
+
+``make strength`` plays everything and writes the results: ``webapp/learn/data/strength.json`` (the tournament
+page's data) and the table in ``docs/benchmarks.md`` (between its ``strength-table`` markers). A narrowed run
+(``--half``, ``--opponent``, ``--board``) only prints its table. Every game's moves go to a JSON lines file.
+
+    python -m tools.strength --half dev --opponent rapfi      # a change to the engine, on the dev half
 """
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
+import argparse
 import json
+import multiprocessing
+import os
 import random
 import statistics
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import asdict
-from datetime import date
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
-from tools import opponents
-from webapp.engine import big, hard, levels
-from webapp.engine.boards import BY_KEY, Board
+from tools import opponents, suite
+from webapp.engine.boards import BY_KEY
 from webapp.engine.rules import O, X, parse
-from webapp.learn.tournament import Measured
 
-DATA = Path(__file__).resolve().parent.parent / "webapp" / "learn" / "data" / "strength.json"
-DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "webapp" / "learn" / "data" / "strength.json"
+DOC = ROOT / "docs" / "benchmarks.md"
+GAMES = ROOT / "artifacts" / "strength" / "games.jsonl"
 BEGIN, END = "<!-- strength-table: begin (written by python -m tools.strength) -->", "<!-- strength-table: end -->"
-NAMES = {"random": "Easy", "one-ply": "Medium", "minimax": "Hard"}
-# 4×4 and 5×5 are measured too: there the top level is Impossible, the exact search.
-SOLVED_CELLS = {b.cells for b in BY_KEY.values() if b.is_solved()}
-OPPONENTS = ("threatspace", "attacker", "mcts", "one-ply", "random")
-
-Player = opponents.Player
-# An opponent for one game, made from that game's seed: (its name, the player).
-Opponent = tuple[str, Callable[[int], Player]]
-
-
-def level_player(level: str, budget: hard.Budget | None = None) -> Player:
-    """A level of this game, with the Hard search's budget given (or its default) on the big boards."""
-
-    def play(board: str, rng: random.Random) -> int:
-        if len(board) in SOLVED_CELLS:
-            return levels.choose_move(board, level, rng)
-        return rng.choice(big.candidates(board, level, budget))
-
-    return play
+BOARDS = ("15x15", "7x7")
+# The order of the tables, and the order games are started in: the slowest first, so that two workers end together.
+OPPONENTS = ("mcts", "threatspace", "rapfi", "medium", "easy")
+FIFTEEN_ONLY = {"rapfi", "threatspace"}
+# A 15×15 MCTS move costs it about 40 s of CPU: it plays this many openings of each half there, not all.
+MCTS_OPENINGS = 2
+POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
 
-def play_game(
-    spec: Board,
-    x: Player,
-    o: Player,
-    rng: random.Random,
-    log: list[int] | None = None,
-    opening: tuple[int, ...] = (),
-) -> str | None:
-    """One game on ``spec``, on from ``opening``'s moves: the winner's mark, or None for a draw.
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the opponents are given: Rapfi's nodes and MCTS's simulations a move."""
 
-    Each move is judged by our own rules; ``log`` gets the moves played after the opening.
+    nodes: int = 2000
+    simulations: int = 10_000
+
+    def name(self, opponent: str) -> str:
+        """The opponent's name in the tables and on the page.
+
+        >>> Settings().name("rapfi"), Settings().name("mcts")
+        ('Rapfi at 2,000 nodes', 'MCTS at 10,000 simulations')
+        """
+        return {
+            "rapfi": f"Rapfi at {self.nodes:,} nodes",
+            "threatspace": "ThreatSpace",
+            "mcts": f"MCTS at {self.simulations:,} simulations",
+            "medium": "Medium",
+            "easy": "Easy",
+        }[opponent]
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One game to play: the board, the opponent, the opening and Hard's colour."""
+
+    board: str
+    opponent: str
+    opening: suite.Opening
+    hard: str
+    seed: int
+    player: str = "minimax"  # the level measured: Hard, unless a test measures a cheaper one
+
+
+def seed_of(base: int, board: str, opponent: str, opening: str, side: str) -> int:
+    """A game's own seed: the same game gets the same seed, whatever else the run plays and in what order."""
+    return zlib.crc32(f"{base}/{board}/{opponent}/{opening}/{side}".encode())
+
+
+def jobs(
+    boards: Iterable[str],
+    names: Iterable[str],
+    halves: Iterable[str],
+    seed: int = 2026,
+    mcts_openings: int = MCTS_OPENINGS,
+    openings: int | None = None,
+) -> list[Job]:
+    """Every game of the run, the slowest opponents' first: each opening once with Hard as X, once as O.
+
+    ``openings``, if given, takes only the first so many of each half (MCTS on 15×15: ``mcts_openings``, if fewer).
     """
+    found = []
+    for opponent in sorted(names, key=OPPONENTS.index):
+        for board in boards:
+            if opponent in FIFTEEN_ONLY and board != "15x15":
+                continue
+            for half in halves:
+                chosen = suite.load(board).half(half)[:openings]
+                if opponent == "mcts" and board == "15x15":
+                    chosen = chosen[:mcts_openings]
+                for opening in chosen:
+                    for side in (X, O):
+                        found.append(
+                            Job(board, opponent, opening, side, seed_of(seed, board, opponent, opening.id, side))
+                        )
+    return found
+
+
+# --- playing, in a worker process ---------------------------------------------------------------------------
+
+_RAPFI: dict[int, opponents.Player] = {}
+
+
+def hard_player(level: str = "minimax") -> opponents.Player:
+    """A level of this game; for Hard, each move searched afresh (the engine remembers recent boards)."""
+    from webapp.engine import big
+
+    play = opponents.level(level)
+
+    def fresh(board: str, rng: random.Random) -> int:
+        forget = getattr(getattr(big, "_hard", None), "cache_clear", None)
+        if forget is not None:
+            forget()
+        return play(board, rng)
+
+    return fresh
+
+
+def opponent_player(job: Job, settings: Settings) -> opponents.Player:
+    """The opponent of ``job``, made for that game (Rapfi's process is kept for the worker's next games)."""
+    if job.opponent == "rapfi":
+        if settings.nodes not in _RAPFI:
+            _RAPFI[settings.nodes] = opponents.rapfi(settings.nodes)
+            if multiprocessing.parent_process() is not None:
+                multiprocessing.util.Finalize(None, _RAPFI[settings.nodes].engine.close, exitpriority=10)
+        return _RAPFI[settings.nodes]
+    if job.opponent == "threatspace":
+        return opponents.threatspace(job.seed)
+    if job.opponent == "mcts":
+        return opponents.mcts(BY_KEY[job.board], settings.simulations, job.seed)
+    return opponents.level({"medium": "one-ply", "easy": "random"}[job.opponent])
+
+
+def close_engines() -> None:
+    """End the Rapfi processes this process started."""
+    while _RAPFI:
+        _RAPFI.popitem()[1].engine.close()
+
+
+def play(job: Job, settings: Settings = Settings()) -> dict:
+    """Play ``job``'s game: its record, with every move (the opening's first) and each side's CPU a move."""
+    spec = BY_KEY[job.board]
     pos = parse(spec.empty, spec.n, spec.k)
-    for move in opening:
-        pos = pos.play(move)
+    moves = list(job.opening.cells)
+    for cell in moves:
+        pos = pos.play(cell)
+    rng = random.Random(job.seed)
+    hard, them = hard_player(job.player), opponent_player(job, settings)
+    costs: dict[str, list[float]] = {"hard": [], "opponent": []}
     while not pos.is_over():
-        player = x if pos.to_move == X else o
-        move = player(pos.board, rng)
-        pos = pos.play(move)
-        if log is not None:
-            log.append(move)
-    return pos.winner
-
-
-def match(spec: Board, player: tuple[str, Player], opponent: Opponent, side: str, games: int, seed: int) -> Measured:
-    """``games`` games with ``player`` as ``side`` against ``opponent``, each game with its own seed; each game's
-    moves go to stderr, so that a lost one can be replayed."""
-    wins = draws = losses = 0
-    for game in range(games):
-        game_seed = seed * 1000 + (0 if side == X else 500) + game
-        them = opponent[1](game_seed)
-        costs: list[float] = []
-        timed = timed_player(player[1], costs)
-        x, o = (timed, them) if side == X else (them, timed)
-        moves: list[int] = []
-        winner = play_game(spec, x, o, random.Random(game_seed), moves)
-        result = "draw" if winner is None else f"{winner} won"
-        print(
-            f"  {spec.key} {player[0]} as {side} vs {opponent[0]}, game {game + 1} (seed {game_seed}): {result} "
-            f"in {len(moves)} moves; {player[0]}'s CPU per move: median {statistics.median(costs) * 1000:.0f} ms, "
-            f"most {max(costs) * 1000:.0f} ms: {'.'.join(map(str, moves))}",
-            file=sys.stderr,
-            flush=True,
-        )
-        if winner is None:
-            draws += 1
-        elif winner == side:
-            wins += 1
-        else:
-            losses += 1
-    return Measured(player[0], opponent[0], side, games, wins, draws, losses)
-
-
-def timed_player(player: Player, costs: list[float]) -> Player:
-    """``player``, with the CPU time of each of its moves appended to ``costs``."""
-
-    def play(board: str, rng: random.Random) -> int:
+        who = "hard" if pos.to_move == job.hard else "opponent"
         started = time.process_time()
-        move = player(board, rng)
-        costs.append(time.process_time() - started)
-        return move
-
-    return play
-
-
-def merged(existing: dict, board: str, records: list[Measured], measured: date) -> dict:
-    """The strength data with ``records`` replacing any earlier ones of the same pairing and side."""
-    boards = {key: list(rows) for key, rows in existing.get("boards", {}).items()}
-    rows = boards.setdefault(board, [])
-    for record in records:
-        row = asdict(record)
-        same = [
-            i
-            for i, r in enumerate(rows)
-            if (r["player"], r["opponent"], r["player_as"]) == (row["player"], row["opponent"], row["player_as"])
-        ]
-        if same:
-            rows[same[0]] = row
-        else:
-            rows.append(row)
-    return {"measured": measured.isoformat(), "boards": boards}
+        move = (hard if who == "hard" else them)(pos.board, rng)
+        costs[who].append(round(time.process_time() - started, 4))
+        pos = pos.play(move)
+        moves.append(move)
+    result = "draw" if pos.winner is None else "win" if pos.winner == job.hard else "loss"
+    return {
+        "board": job.board,
+        "opponent": job.opponent,
+        "opening": job.opening.id,
+        "half": job.opening.half,
+        "hard": job.hard,
+        "seed": job.seed,
+        "result": result,
+        "moves": moves,
+        "hard_cpu": costs["hard"],
+        "opponent_cpu": costs["opponent"],
+    }
 
 
-def load(path: Path = DATA) -> dict:
-    """The strength data written so far, or none."""
-    return json.loads(path.read_text()) if path.exists() else {"boards": {}}
+def _play(args: tuple[Job, Settings]) -> dict:
+    return play(*args)
 
 
-def table(data: dict, boards: tuple[str, ...] = ("7x7", "15x15")) -> str:
-    """The measured rows of the big boards as a Markdown table, from the top level's side.
+def _key(game: Job | dict) -> tuple:
+    """What tells one game of a run from another, for a job or a game's record."""
+    if isinstance(game, Job):
+        return game.board, game.opponent, game.opening.id, game.hard, game.seed
+    return game["board"], game["opponent"], game["opening"], game["hard"], game["seed"]
 
-    >>> print(table({"measured": "2026-01-02", "boards": {"7x7": [{"player": "Hard", "opponent": "Easy",
-    ...     "player_as": "O", "games": 4, "wins": 3, "draws": 1, "losses": 0}]}}))
-    | board | opponent | Hard as | games | won | drawn | lost | lost % |
-    |---|---|---|---:|---:|---:|---:|---:|
-    | 7×7 | Easy | O | 4 | 3 | 1 | 0 | 0 % |
+
+def run(found: list[Job], settings: Settings, workers: int, log: Path | None, resume: bool = False) -> list[dict]:
+    """Play every job, ``workers`` at a time; each game's record is appended to ``log`` as it ends.
+
+    With ``resume``, the games already in ``log`` (the same board, opponent, opening, colour and seed) are kept
+    and not played again: a run cut short goes on where it stopped.
+    """
+    games = []
+    if log is not None:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        if resume and log.exists():
+            wanted = {_key(job) for job in found}
+            games = [g for g in map(json.loads, log.read_text().splitlines()) if _key(g) in wanted]
+        log.write_text("".join(json.dumps(g) + "\n" for g in games))
+    done_before = {_key(g) for g in games}
+    work = [(job, settings) for job in found if _key(job) not in done_before]
+    started = time.monotonic()
+    if workers > 1 and len(work) > 1:
+        context = multiprocessing.get_context("spawn")
+        pool = context.Pool(workers)
+        results = pool.imap_unordered(_play, work)
+    else:
+        pool, results = None, map(_play, work)
+    try:
+        for done, game in enumerate(results, 1):
+            games.append(game)
+            if log is not None:
+                with log.open("a") as out:
+                    out.write(json.dumps(game) + "\n")
+            cpu = statistics.mean(game["hard_cpu"]) if game["hard_cpu"] else 0.0
+            print(
+                f"[{done}/{len(work)} {(time.monotonic() - started) / 60:.0f} min] {game['board']} {game['opponent']} "
+                f"{game['opening']}, Hard as {game['hard']}: {game['result']} in {len(game['moves'])} stones, "
+                f"Hard {cpu:.2f} s a move",
+                file=sys.stderr,
+                flush=True,
+            )
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+        close_engines()
+    return games
+
+
+# --- the results --------------------------------------------------------------------------------------------
+
+
+def tally(games: list[dict], settings: Settings) -> dict:
+    """The results per board, opponent, half and Hard's colour: wins, draws, losses, and Hard's CPU a move."""
+    found: dict = {}
+    for game in sorted(games, key=lambda g: (BOARDS.index(g["board"]), OPPONENTS.index(g["opponent"]))):
+        halves = found.setdefault(game["board"], {}).setdefault(settings.name(game["opponent"]), {})
+        side = halves.setdefault(game["half"], {}).setdefault(game["hard"], {"wins": 0, "draws": 0, "losses": 0})
+        side[{"win": "wins", "draw": "draws", "loss": "losses"}[game["result"]]] += 1
+        side.setdefault("cpu", []).extend(game["hard_cpu"])
+    return found
+
+
+def points(*records: dict) -> float:
+    """The share of the points, in per cent, a draw half a point.
+
+    >>> points({"wins": 3, "draws": 1, "losses": 0}, {"wins": 0, "draws": 0, "losses": 4})
+    43.75
+    """
+    games = sum(r["wins"] + r["draws"] + r["losses"] for r in records)
+    return 100 * sum(r["wins"] + r["draws"] / 2 for r in records) / games
+
+
+def table(tallied: dict) -> str:
+    """The results as a Markdown table, one row per board, opponent and half, from Hard's side.
+
+    >>> one = {"X": {"wins": 2, "draws": 0, "losses": 0, "cpu": [0.1, 0.3]}, "O": {"wins": 1, "draws": 1, "losses": 0}}
+    >>> print(table({"7x7": {"Easy": {"held-out": one}}}).splitlines()[2])  # won-drawn-lost as X, as O
+    | 7×7 | Easy | held-out | 4 | 2-0-0 | 1-1-0 | 100.0 % | 75.0 % | 87.5 % | 0.20 s, 0.30 s |
     """
     lines = [
-        "| board | opponent | Hard as | games | won | drawn | lost | lost % |",
-        "|---|---|---|---:|---:|---:|---:|---:|",
+        "| board | opponent | half | games | Hard as X | Hard as O | points as X | points as O | points "
+        "| Hard's CPU a move (mean, most) |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for key in boards:
-        for row in data.get("boards", {}).get(key, []):
-            lost = 100 * row["losses"] / row["games"]
-            lines.append(
-                f"| {BY_KEY[key].name} | {row['opponent']} | {row['player_as']} | {row['games']} | {row['wins']} "
-                f"| {row['draws']} | {row['losses']} | {lost:.0f} % |"
-            )
+    for board in BOARDS:
+        for name, halves in tallied.get(board, {}).items():
+            for half in suite.HALVES:
+                if half not in halves:
+                    continue
+                x, o = halves[half].get(X), halves[half].get(O)
+                sides = [r for r in (x, o) if r]
+                games = sum(r["wins"] + r["draws"] + r["losses"] for r in sides)
+                cpu = [c for r in sides for c in r.get("cpu", [])]
+                lines.append(
+                    f"| {BY_KEY[board].name} | {name} | {half} | {games} | {_wdl(x)} | {_wdl(o)} "
+                    f"| {_points(x)} | {_points(o)} | {points(*sides):.1f} % "
+                    f"| {statistics.mean(cpu) if cpu else 0:.2f} s, {max(cpu, default=0):.2f} s |"
+                )
     return "\n".join(lines)
 
 
-def with_table(doc: str, data: dict) -> str:
-    """``doc`` with the text between its strength-table markers replaced by the table of ``data``; unchanged
-    if it has no markers."""
+def _wdl(record: dict | None) -> str:
+    return "–" if record is None else f"{record['wins']}-{record['draws']}-{record['losses']}"
+
+
+def _points(record: dict | None) -> str:
+    return "–" if record is None else f"{points(record):.1f} %"
+
+
+def page_data(tallied: dict) -> dict:
+    """The tournament page's data: per board a line for players, then per opponent, half and colour the results."""
+    boards = {}
+    for board in BOARDS:
+        if board not in tallied:
+            continue
+        size = len(suite.load(board).half("held-out"))
+        kind = "balanced three-stone openings" if board == "15x15" else "three-stone openings in the central squares"
+        rows = [
+            {"opponent": name, "half": half, "hard_as": side} | {k: record[k] for k in ("wins", "draws", "losses")}
+            for name, halves in tallied[board].items()
+            for half, sides in halves.items()
+            for side, record in sides.items()
+        ]
+        boards[board] = {
+            "suite": f"Each game starts from one of {size} {kind}, played once with each colour; "
+            "these openings were never used to tune Hard.",
+            "rows": rows,
+        }
+    return {"boards": boards}
+
+
+def with_table(doc: str, text: str) -> str:
+    """``doc`` with the text between its strength-table markers replaced by ``text``; unchanged without markers."""
     start, end = doc.find(BEGIN), doc.find(END)
     if start < 0 or end < start:
         return doc
-    measured = f"Last written {data.get('measured', 'never')}."
-    return doc[: start + len(BEGIN)] + "\n" + measured + "\n\n" + table(data) + "\n" + doc[end:]
+    return doc[: start + len(BEGIN)] + "\n\n" + text + "\n" + doc[end:]
 
 
-@contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """Hold a lock beside ``path`` while it is read and written, so that matches run side by side don't lose rows."""
-    lock = Path(tempfile.gettempdir()) / f"strength-{hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]}.lock"
-    with open(lock, "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def record(out: Path, doc: Path | None, board: str, records: list[Measured], measured: date) -> dict:
-    """Merge ``records`` into the data file ``out``, and write the table into ``doc`` (if it exists)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with locked(out):
-        data = merged(load(out), board, records, measured)
-        out.write_text(json.dumps(data, indent=2) + "\n")
-        if doc is not None and doc.exists():
-            doc.write_text(with_table(doc.read_text(), data))
-    return data
-
-
-def opponent_for(name: str, spec: Board, simulations: int, engine: str) -> Opponent:
-    """The opponent called ``name`` on ``spec``: its name in the tables, and how to make it for one game."""
-    if name == "threatspace":
-        return "ThreatSpace (gomoku 0.1.0)", opponents.threatspace
-    if name == "attacker":
-        return "Threat attacker (VCF + VCT, else greedy)", lambda seed: opponents.attacker()
-    if name == "mcts":
-        return f"MCTS, {simulations:,} simulations", lambda seed: opponents.mcts(spec, simulations, seed, engine)
-    return NAMES[name], lambda seed: level_player(name)
+def write(tallied: dict, report: str, data: Path = DATA, doc: Path = DOC) -> None:
+    """Write the page's data and the report into the document between its markers."""
+    data.write_text(json.dumps(page_data(tallied), indent=1, ensure_ascii=False) + "\n")
+    if doc.exists():
+        doc.write_text(with_table(doc.read_text(), report))
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parse the command line, play the matches and write the data; the exit status is 1 if Hard lost a game."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m tools.strength", description=__doc__)
-    parser.add_argument("--board", default="7x7", choices=[k for k in BY_KEY if k != "3x3"])
-    parser.add_argument("--opponent", default="mcts", choices=OPPONENTS)
-    parser.add_argument("--games", type=int, default=10, help="games per side")
-    parser.add_argument("--simulations", type=int, default=10_000, help="MCTS simulations per move")
-    parser.add_argument(
-        "--mcts", choices=["cpp", "python"], default="cpp", help="OpenSpiel's C++ bot or its Python one"
-    )
-    parser.add_argument("--side", choices=[X, O], default=None, help="only this side for Hard (default both)")
-    parser.add_argument("--seconds", type=float, default=None, help="Hard's CPU seconds per move")
+    """Play the games asked for and print the table; a run in full also writes the page's data and the docs."""
+    parser = argparse.ArgumentParser(prog="python -m tools.strength", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--board", action="append", choices=BOARDS, help="only this board (again for another)")
+    parser.add_argument("--opponent", action="append", choices=OPPONENTS, help="only this opponent (again for another)")
+    parser.add_argument("--half", choices=suite.HALVES, help="only this half of the suite")
+    parser.add_argument("--workers", type=int, default=2, help="games played at once, one process each")
+    parser.add_argument("--nodes", type=int, default=2000, help="Rapfi's nodes a move")
+    parser.add_argument("--simulations", type=int, default=10_000, help="MCTS's simulations a move")
+    parser.add_argument("--mcts-openings", type=int, default=MCTS_OPENINGS, help="MCTS's openings per half on 15×15")
+    parser.add_argument("--openings", type=int, default=None, help="only the first so many openings of each half")
+    parser.add_argument("--resume", action="store_true", help="keep the games already in --games, play the rest")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--out", type=Path, default=DATA)
-    parser.add_argument("--doc", type=Path, default=DOC, help="where the table is written (between its markers)")
+    parser.add_argument("--games", type=Path, default=GAMES, help="where every game's moves go (JSON lines)")
+    parser.add_argument("--no-write", action="store_true", help="print the table only, even for a run in full")
     args = parser.parse_args(argv)
 
-    spec = BY_KEY[args.board]
-    budget = None if args.seconds is None else hard.Budget(seconds=args.seconds, start_fraction=0.25)
-    top = "Impossible" if spec.is_solved() else NAMES["minimax"]
-    hard_player = (top, level_player("minimax", budget))
-    opponent = opponent_for(args.opponent, spec, args.simulations, args.mcts)
-    records = []
-    for side in [args.side] if args.side else [X, O]:
-        result = match(spec, hard_player, opponent, side, args.games, args.seed)
-        print(
-            f"{spec.name}: {result.player} as {side} against {result.opponent}, {result.games} games: "
-            f"{result.wins} won, {result.draws} drawn, {result.losses} lost",
-            flush=True,
+    names = list(args.opponent or OPPONENTS)
+    skipped = []
+    if "rapfi" in names and not os.environ.get("RAPFI"):
+        names.remove("rapfi")
+        skipped.append("Rapfi was not played: RAPFI does not name a Rapfi binary.")
+        print(skipped[-1], file=sys.stderr)
+    settings = Settings(args.nodes, args.simulations)
+    halves = [args.half] if args.half else list(suite.HALVES)
+    found = jobs(args.board or BOARDS, names, halves, args.seed, args.mcts_openings, args.openings)
+    started = time.monotonic()
+    tallied = tally(run(found, settings, args.workers, args.games, args.resume), settings)
+    said = list(skipped)
+    if "mcts" in names and "15x15" in (args.board or BOARDS):
+        said.insert(
+            0,
+            f"MCTS played the first {args.mcts_openings} openings of each half on 15×15, not all: a move "
+            "there costs it about 40 s of CPU.",
         )
-        records.append(result)
-    record(args.out, args.doc, args.board, records, date.today())
-    return 1 if any(r.losses for r in records) else 0
+    report = "\n".join([table(tallied), "", *said]) if said else table(tallied)
+    print(report)
+    print(f"{len(found)} games in {(time.monotonic() - started) / 60:.1f} min; each one's moves are in {args.games}.")
+    if not (args.board or args.opponent or args.half or args.openings or args.no_write):
+        write(tallied, report)
+        print(f"Wrote {DATA.relative_to(ROOT)} and the table in {DOC.relative_to(ROOT)}.")
+    return 0
 
 
 if __name__ == "__main__":

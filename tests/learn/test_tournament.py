@@ -53,30 +53,35 @@ def test_unknown_levels_are_refused():
 FIXTURE = Path(__file__).parent / "data" / "strength.json"
 
 
-def test_the_strength_file_is_read_in_the_catalogues_order():
+def test_the_strength_file_is_read_in_the_catalogues_order_held_out_half_only():
     found = read_strength(FIXTURE)
-    assert found.measured == "2026-11-20"
-    assert [board.key for board, _ in found.boards] == ["7x7", "15x15"]
-    _, rows = found.boards[0]
-    assert rows[1] == Measured("Hard", "Easy", "O", 100, 97, 3, 0)
+    assert [m.board.key for m in found.boards] == ["7x7", "15x15"]
+    fifteen = found.boards[1]
+    assert fifteen.rows == (
+        Measured("Rapfi at 2,000 nodes", "X", 7, 1, 8),
+        Measured("Rapfi at 2,000 nodes", "O", 4, 0, 12),
+    )
+    assert fifteen.suite.startswith("Each game starts from one of 16 balanced three-stone openings")
+    assert [(r.games, r.points) for r in fifteen.rows] == [(16, 47), (16, 25)]
 
 
 def test_no_strength_file_means_not_measured_yet(tmp_path):
     assert read_strength(tmp_path / "strength.json") is None
 
 
+ROW = '{"opponent": "Easy", "half": "held-out", "hard_as": "X", "wins": 1, "draws": 0, "losses": 0}'
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [
         ("not json", "is not JSON"),
-        ("[]", 'needs "measured"'),
-        ('{"measured": "2026-11-20", "boards": {"9x9": []}}', "a table for '9x9'"),
-        ('{"measured": "2026-11-20", "boards": {"7x7": [{"player": "Hard"}]}}', "lacks one of player"),
-        (
-            '{"measured": "d", "boards": {"7x7": [{"player": "Hard", "opponent": "Easy", "player_as": "X",'
-            ' "games": 10, "wins": 9, "draws": 0, "losses": 0}]}}',
-            "does not add up",
-        ),
+        ("[]", 'needs "boards"'),
+        ('{"boards": {"9x9": {}}}', "results for '9x9'"),
+        ('{"boards": {"7x7": {"rows": []}}}', 'needs "suite"'),
+        ('{"boards": {"7x7": {"suite": "s", "rows": [{"opponent": "Easy"}]}}}', "lacks one of opponent"),
+        ('{"boards": {"7x7": {"suite": "s", "rows": [' + ROW.replace("held-out", "all") + "]}}}", "make sense"),
+        ('{"boards": {"7x7": {"suite": "s", "rows": [' + ROW.replace('"wins": 1', '"wins": 0') + "]}}}", "make sense"),
     ],
 )
 def test_a_malformed_strength_file_says_what_is_wrong(tmp_path, text, words):
@@ -98,15 +103,16 @@ def measured_at(monkeypatch):
     webapp.learn.tournament._read_once.cache_clear()
 
 
-def test_the_tournament_page_shows_each_measured_board(client, measured_at):
+def test_the_tournament_page_shows_the_held_out_figures_of_each_board(client, measured_at):
     measured_at(FIXTURE)
     html = client.get("/tournament").get_data(as_text=True)
-    assert "Measured on 2026-11-20" in html
     assert html.index("7×7, 5 in a row") < html.index("15×15, 5 in a row")
+    assert "one of 16 balanced three-stone openings, played once with each colour" in html
     assert (
-        'Hard as X <span class="versus">vs MCTS, 1,000 simulations</span></th>'
-        "<td>20</td><td>12</td><td>8</td><td>0</td>" in html
+        '<tr><th scope="row">Rapfi at 2,000 nodes</th><td>X</td><td>16</td><td>7</td><td>1</td><td>8</td>'
+        "<td>47 %</td></tr>" in html
     )
+    assert "<td>13</td>" not in html.split("On the bigger boards")[1]  # the dev half's row is not shown
     assert "Every pairing" in html  # 3×3 is still played here
 
 

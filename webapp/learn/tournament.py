@@ -81,11 +81,12 @@ def standings(pairings: list[Pairing]) -> list[Standing]:
 
 # --- the bigger boards: measured ahead of time -----------------------------------------------
 
-# Written by the strength script (games against engines nobody here wrote, far too slow for a page):
-# {"measured": "YYYY-MM-DD", "boards": {"7x7": [{"player": ..., "opponent": ..., "player_as": "X",
-#  "games": N, "wins": W, "draws": D, "losses": L}, ...]}}
+# Written by python -m tools.strength (games against programs written elsewhere, far too slow for a page):
+# {"boards": {"15x15": {"suite": "Each game starts from ...", "rows": [{"opponent": ..., "half": "held-out",
+#  "hard_as": "X", "wins": W, "draws": D, "losses": L}, ...]}}}
 STRENGTH = Path(__file__).parent / "data" / "strength.json"
-ROW_FIELDS = {"player": str, "opponent": str, "player_as": str, "games": int, "wins": int, "draws": int, "losses": int}
+ROW_FIELDS = {"opponent": str, "half": str, "hard_as": str, "wins": int, "draws": int, "losses": int}
+HALVES = ("dev", "held-out")
 
 
 class StrengthFileError(ValueError):
@@ -94,57 +95,82 @@ class StrengthFileError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Measured:
-    """One row of measured results: a player against an opponent, playing one side, over some games."""
+    """Hard's results against one opponent with one colour, over the held-out openings.
 
-    player: str
+    >>> Measured("Easy", "X", 3, 1, 0).points
+    88
+    """
+
     opponent: str
-    player_as: str
-    games: int
+    hard_as: str
     wins: int
     draws: int
     losses: int
 
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> int:
+        """The share of the points, in whole per cent: a win is a point, a draw half a point."""
+        return round(100 * (self.wins + self.draws / 2) / self.games)
+
+
+@dataclass(frozen=True, slots=True)
+class Measurement:
+    """One board's measured results: what the games started from, in a line for players, and the held-out rows."""
+
+    board: Board
+    suite: str
+    rows: tuple[Measured, ...]
+
 
 @dataclass(frozen=True, slots=True)
 class Strength:
-    """The measured tables, per board, in the catalogue's order, and the day they were measured."""
+    """The measured boards, in the catalogue's order."""
 
-    measured: str
-    boards: tuple[tuple[Board, tuple[Measured, ...]], ...]
+    boards: tuple[Measurement, ...]
 
 
 def read_strength(path: Path) -> Strength | None:
-    """The measured tables in ``path``; None if there is no file; StrengthFileError if it is malformed."""
+    """The held-out results in ``path``; None if there is no file; StrengthFileError if it is malformed."""
     try:
         found = json.loads(path.read_text())
     except FileNotFoundError:
         return None
     except ValueError as error:
         raise StrengthFileError(f"{path.name} is not JSON: {error}") from None
-    if not (
-        isinstance(found, dict) and isinstance(found.get("measured"), str) and isinstance(found.get("boards"), dict)
-    ):
-        raise StrengthFileError(f'{path.name} needs "measured" (a date) and "boards" (tables by board).')
-    tables = []
-    for key, rows in found["boards"].items():
-        if key not in BY_KEY or not isinstance(rows, list):
-            raise StrengthFileError(f"{path.name} has a table for {key!r}, which is not a board of the game.")
-        tables.append((BY_KEY[key], tuple(_measured(row, path.name, key) for row in rows)))
-    tables.sort(key=lambda table: BOARDS.index(table[0]))
-    return Strength(found["measured"], tuple(tables))
+    if not (isinstance(found, dict) and isinstance(found.get("boards"), dict)):
+        raise StrengthFileError(f'{path.name} needs "boards" (the results by board).')
+    measured = []
+    for key, table in found["boards"].items():
+        if key not in BY_KEY:
+            raise StrengthFileError(f"{path.name} has results for {key!r}, which is not a board of the game.")
+        if not (
+            isinstance(table, dict) and isinstance(table.get("suite"), str) and isinstance(table.get("rows"), list)
+        ):
+            raise StrengthFileError(f'{path.name} needs "suite" (a line) and "rows" (a list) for {key}.')
+        rows = [_row(row, path.name, key) for row in table["rows"]]
+        held_out = tuple(
+            Measured(**{f: r[f] for f in ROW_FIELDS if f != "half"}) for r in rows if r["half"] == "held-out"
+        )
+        measured.append(Measurement(BY_KEY[key], table["suite"], held_out))
+    measured.sort(key=lambda m: BOARDS.index(m.board))
+    return Strength(tuple(measured))
 
 
-def _measured(row, name: str, key: str) -> Measured:
+def _row(row, name: str, key: str) -> dict:
     if not (isinstance(row, dict) and all(isinstance(row.get(f), t) for f, t in ROW_FIELDS.items())):
         raise StrengthFileError(f"A row of {name} for {key} lacks one of {', '.join(ROW_FIELDS)}.")
-    measured = Measured(**{f: row[f] for f in ROW_FIELDS})
-    if measured.wins + measured.draws + measured.losses != measured.games or measured.player_as not in ("X", "O"):
-        raise StrengthFileError(f"A row of {name} for {key} does not add up: {row}.")
-    return measured
+    counts = [row["wins"], row["draws"], row["losses"]]
+    if row["half"] not in HALVES or row["hard_as"] not in ("X", "O") or min(counts) < 0 or not sum(counts):
+        raise StrengthFileError(f"A row of {name} for {key} does not make sense: {row}.")
+    return row
 
 
 def strength() -> Strength | None:
-    """The measured tables of STRENGTH, read once per process."""
+    """The measured results of STRENGTH, read once per process."""
     return _read_once(STRENGTH)
 
 
