@@ -109,8 +109,8 @@ def test_the_tournament_page_shows_the_held_out_figures_of_each_board(client, me
     assert html.index("7×7, 5 in a row") < html.index("15×15, 5 in a row")
     assert "one of 16 balanced three-stone openings, played once with each colour" in html
     assert (
-        '<tr><th scope="row">Rapfi at 2,000 nodes</th><td>X</td><td>16</td><td>7</td><td>1</td><td>8</td>'
-        "<td>47 %</td></tr>" in html
+        '<tr><th scope="row">Rapfi at 2,000 nodes <span class="versus">Hard as X</span></th>'
+        "<td>7</td><td>1</td><td>8</td><td>47 %</td></tr>" in html
     )
     assert "<td>13</td>" not in html.split("On the bigger boards")[1]  # the dev half's row is not shown
     assert "Every pairing" in html  # 3×3 is still played here
