@@ -29,7 +29,8 @@ def test_the_15x15_engines_play_15x15_only_and_mcts_plays_few_openings_there():
     assert sum(j.opponent == "rapfi" for j in found) == 2 * 32
     assert sum(j.opponent == "mcts" and j.board == "15x15" for j in found) == 2 * 2 * 2
     assert sum(j.opponent == "mcts" and j.board == "7x7" for j in found) == 2 * 16
-    assert found[0].opponent == "mcts"  # the slowest first
+    assert found[0].opponent == "mcts" and found[0].board == "7x7"  # the slowest first...
+    assert {(j.opponent, j.board) for j in found[-8:]} == {("mcts", "15x15")}  # ...but 15×15 MCTS's, dearest, last
 
 
 def test_a_game_goes_on_from_its_opening_to_its_end_by_the_rules():
