@@ -186,7 +186,9 @@ def test_the_figures_are_a_table_and_a_log_scale_chart(client):
     for nodes in ("549,946", "20,866", "2,080", "243"):
         assert f"<td>{nodes}</td>" in html  # in the table
         assert re.search(rf'<text class="chart-count[^"]*"[^>]*>{nodes}</text>', html)  # on its bar
-    assert re.search(r'<svg class="chart" viewBox="[^"]+" role="img" aria-label="Nodes visited[^"]*549,946', html)
+    assert re.search(
+        r'<svg class="chart" width="100%" height="[\d.]+" role="img" aria-label="Nodes visited[^"]*549,946', html
+    )
     assert html.count('<rect class="chart-bar"') == 4
     assert "<title>Nodes visited" in html
 
