@@ -75,14 +75,14 @@ def test_a_path_opens_the_moves_along_it_without_javascript(client):
 
 
 @pytest.mark.parametrize("pruning", [True, False])
-def test_the_pruning_switch_greys_out_what_alpha_beta_skipped(client, pruning):
+def test_the_pruning_button_greys_out_what_alpha_beta_skipped(client, pruning):
     query = "&pruning=1" if pruning else ""
     html = html_of(client.get(f"/tree?path=0{query}"))
     # After X in a corner alpha-beta tries O in the centre first, which draws, and skips the other seven.
     assert html.count("Skipped by alpha-beta") == (7 if pruning else 0)
     assert html.count('class="tree-node is-pruned"') == (7 if pruning else 0)
     assert f'aria-pressed="{"true" if pruning else "false"}"' in html
-    # Every link keeps the switch as it is.
+    # Every link keeps the pruning as it is, on or off.
     assert ("pruning=1" in html.split('aria-label="Moves from the position above"')[1]) == pruning
 
 
@@ -96,7 +96,7 @@ def test_opening_a_move_with_htmx_sends_that_move_with_its_replies(client, heade
     if headers:
         assert html.lstrip().startswith('<li class="tree-node is-open" id="node-4">')
         assert html.count("<li ") == 9  # the move and its eight replies
-        assert 'name="path" value="4" hx-swap-oob=' in html  # the pruning switch keeps this move open
+        assert 'name="path" value="4" hx-swap-oob=' in html  # the pruning button keeps this move open
         assert "<html" not in html
     else:
         assert "<html" in html and "<h1>Game tree</h1>" in html

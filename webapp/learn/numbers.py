@@ -92,6 +92,13 @@ SEARCHES: dict[str, dict] = {
     "alpha-beta + ordering": {"ordered": True},
     "alpha-beta + transposition table": {"ordered": True, "table": dict},
 }
+# What the pages call each variant, the same on every page and chart (the command line keeps the short keys).
+NAMES = {
+    "minimax": "Plain minimax",
+    "alpha-beta": "Alpha-beta",
+    "alpha-beta + ordering": "Alpha-beta with move ordering",
+    "alpha-beta + transposition table": "Alpha-beta with move ordering and a transposition table",
+}
 
 
 def search_costs(root: Position | None = None, only: tuple[str, ...] = tuple(SEARCHES)) -> list[SearchCost]:

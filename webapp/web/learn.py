@@ -25,7 +25,7 @@ OUTCOMES = (("x", "X wins"), ("draw", "draws"), ("o", "O wins"))
 
 
 def tree_request() -> tuple[str, tuple[int, ...], bool]:
-    """The board (a board's key, such as 4x4, or the position itself), path and pruning switch of a tree request."""
+    """The board (a board's key, such as 4x4, or the position itself), path and pruning on or off of a tree request."""
     try:
         board = root_board(request.args.get("board"))
         path = parse_path(request.args.get("path", ""), board_for(board))
@@ -42,7 +42,7 @@ def explored(board: str, path: tuple[int, ...], *, open_last: bool = True) -> Tr
         refuse(error)
 
 
-TREE_CONTEXT = {"boards": BOARDS, "count_empties": COUNT_EMPTIES}
+TREE_CONTEXT = {"boards": BOARDS, "count_empties": COUNT_EMPTIES, "names": numbers.NAMES}
 
 
 @bp.get("/tree")
