@@ -63,10 +63,16 @@ def test_the_numbers_page_shows_the_table_and_the_chart(page: Page, live_server,
     expect(table.get_by_role("row", name="Different games")).to_contain_text("255,168")
     expect(table.get_by_role("row", name="up to symmetry")).to_contain_text("765")
     chart = page.get_by_role("img", name=re.compile(r"^Nodes visited"))
-    expect(chart).to_have_accessible_name(re.compile(r"minimax: 549,946; .*transposition table: 243$"))
+    expect(chart).to_have_accessible_name(re.compile(r"Plain minimax: 549,946; .*transposition table: 243$"))
     expect(chart.locator("rect")).to_have_count(4)
-    searches = page.get_by_role("table", name="Nodes visited and time taken by each search")
+    searches = page.get_by_role("table", name="Nodes visited by each search to choose X’s first move", exact=True)
     expect(searches.get_by_role("row")).to_have_count(5)
+    expect(searches.get_by_role("row", name="Alpha-beta with move ordering 2,080", exact=True)).to_be_visible()
+    # What each search does is one click away.
+    more = page.get_by_text("How this is counted")
+    expect(page.get_by_text("tries the most promising moves first")).to_be_hidden()
+    more.click()
+    expect(page.get_by_text("tries the most promising moves first")).to_be_visible()
     expect(page.get_by_role("link", name="Numbers")).to_have_attribute("aria-current", "page")
     shoot(page, "numbers")
 

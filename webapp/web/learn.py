@@ -68,12 +68,12 @@ def tree_children():
 def figures() -> dict:
     found = numbers.numbers()
     chart = charts.log_bars(
-        [(search["name"], search["nodes"]) for search in found["searches"]],
+        [(numbers.NAMES[search["name"]], search["nodes"]) for search in found["searches"]],
         title="Nodes visited to choose the first move, on a log scale",
     )
     # Bigger boards are counted ahead of time (numbers.write_counts); a missing file is said so on the page.
     bigger = [(board, numbers.counted(board.key)) for board in numbers.COUNTED_BOARDS]
-    return {"numbers": found, "chart": chart, "bigger": bigger, "boards": BOARDS}
+    return {"numbers": found, "chart": chart, "bigger": bigger, "boards": BOARDS, "names": numbers.NAMES}
 
 
 @bp.get("/numbers")
