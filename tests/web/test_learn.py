@@ -193,6 +193,39 @@ def test_the_figures_are_a_table_and_a_log_scale_chart(client):
     assert "<title>Nodes visited" in html
 
 
+# What the page calls each figure the tree page also shows, and the tree page's label for it.
+SHARED = {"549,946": "Plain minimax", "2,080": "Alpha-beta with move ordering"}
+
+
+def test_a_figure_has_the_same_name_on_the_tree_and_the_numbers(client):
+    tree, figures = html_of(client.get("/tree")), html_of(client.get("/numbers"))
+    for figure, name in SHARED.items():
+        assert f"<dt>{name}</dt><dd>{figure}</dd>" in tree
+        assert f'<tr><th scope="row">{name}</th><td>{figure}</td></tr>' in figures
+        assert re.search(rf'<tspan x="0">{name}</tspan></text>\s*<rect class="chart-bar"', figures)  # its bar
+    for name in ("Plain minimax", "Alpha-beta", "Alpha-beta with move ordering"):
+        assert f"<li><strong>{name}</strong>" in figures  # each said once, in what it does
+    assert "switch" not in tree  # the pruning button is a button, named as it reads
+    assert "Show what alpha-beta skips" in tree
+
+
+# A note to ourselves: a command, a date, a seed, a CPU time or how a figure was measured.
+NOTES = re.compile(
+    r"python -m|--\w|\b20\d\d-\d\d-\d\d\b|\bseed\b|\bCPU\b|\d s of|by a script|per server process|\bms\b|\(ms\)"
+)
+
+
+@pytest.mark.parametrize("path", ["/tree", "/tree?board=15x15", "/tree?board=4x4", "/numbers", "/tournament"])
+def test_the_learning_pages_talk_to_players(client, path):
+    html = html_of(client.get(path))
+    text = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style|head)\b.*?</\1>", " ", html, flags=re.S))
+    assert not NOTES.search(text), NOTES.search(text)
+    for paragraph in re.findall(r"<p\b[^>]*>(.*?)</p>", html, re.S):
+        words = re.sub(r"<[^>]+>", "", paragraph)
+        # Sentences end at a full stop before a space and a capital, or at the paragraph's end.
+        assert len(re.findall(r"[.!?](?=\s+[A-Z“]|\s*$)", words.strip())) <= 3, words
+
+
 @pytest.mark.parametrize("headers", [HX, {}], ids=["htmx", "no-js"])
 def test_the_tournament_page(client, headers):
     response = client.get("/tournament", headers=headers)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import cache
 
 from flask import Blueprint, abort, request
@@ -10,7 +11,7 @@ from flask import Blueprint, abort, request
 from webapp.engine import pacing
 from webapp.engine.boards import BOARDS, board_for
 from webapp.learn import charts, numbers
-from webapp.learn.tournament import StrengthFileError, standings, strength, tournament
+from webapp.learn.tournament import Measured, Strength, StrengthFileError, standings, strength, tournament
 from webapp.learn.tree import COUNT_EMPTIES, Tree, explore, parse_path, root_board
 from webapp.match import LEVEL_NAMES
 from webapp.web import costs
@@ -94,14 +95,26 @@ def tournament_results() -> tuple:
     """The tournament, played once per process from a fixed seed so that every visit shows the same."""
     pairings = tournament(TOURNAMENT_GAMES, random.Random(TOURNAMENT_SEED))
     chart = charts.stacked_bars(
-        [
-            (f"{LEVEL_NAMES[p.x_level]} as X vs {LEVEL_NAMES[p.o_level]} as O", (p.x_wins, p.draws, p.o_wins))
-            for p in pairings
-        ],
+        [(f"{LEVEL_NAMES[p.x_level]} vs {LEVEL_NAMES[p.o_level]}", (p.x_wins, p.draws, p.o_wins)) for p in pairings],
         OUTCOMES,
-        title=f"Results of {TOURNAMENT_GAMES} games for each pairing",
+        title=f"Results of {TOURNAMENT_GAMES} games for each pairing, X’s level first",
     )
     return pairings, standings(pairings), chart
+
+
+def in_order(measured: Strength | None) -> Strength | None:
+    """The measured tables with each pairing's rows together, the player as X before as O, in the order the
+    file first names the pairings: a row measured later shows beside its partner, not after the rest."""
+    if measured is None:
+        return None
+
+    def ordered(rows: tuple[Measured, ...]) -> tuple[Measured, ...]:
+        first = {}
+        for row in rows:
+            first.setdefault((row.player, row.opponent), len(first))
+        return tuple(sorted(rows, key=lambda row: (first[row.player, row.opponent], row.player_as != "X")))
+
+    return replace(measured, boards=tuple((board, ordered(rows)) for board, rows in measured.boards))
 
 
 @bp.get("/tournament")
@@ -118,7 +131,6 @@ def tournament_page():
         standings=table,
         chart=chart,
         games=TOURNAMENT_GAMES,
-        seed=TOURNAMENT_SEED,
-        strength=measured,
+        strength=in_order(measured),
         unreadable=unreadable,
     )
