@@ -465,9 +465,8 @@ def test_the_page_says_how_far_the_search_looked_and_labels_every_figure_an_esti
     html = client.get(f"/tree?board={QUIET_7}&path={move}").get_data(as_text=True)
     # What a move ahead is, said once; then each opened position's search, in its own side's moves.
     assert html.count("One move is one side’s turn, so looking 4 moves ahead is 2 by each side") == 1
-    # One click away, under the tree's own summary: the tree comes first.
-    assert html.index("<summary>How this is counted</summary>") < html.index("One move is one side’s turn")
-    assert html.index("One move is one side’s turn") < html.index("</details>") < html.index("tree-children")
+    turn, summary = html.index("One move is one side’s turn"), html.index("<summary>How this is counted</summary>")
+    assert summary < turn < html.index("</details>") < html.index("tree-children")
     o_moves, x_moves = (root.depth + 1) // 2, root.depth // 2
     assert f"Hard looked {root.depth} moves ahead ({o_moves} by O, {x_moves} by X) and weighed {root.nodes:,} " in html
     assert f"Hard looked {reply.depth} moves ahead ({(reply.depth + 1) // 2} by X, {reply.depth // 2} by O)" in html

@@ -140,7 +140,7 @@ def numbers() -> dict:
 
 # --- bigger boards: counted once, ahead of time --------------------------------------------
 
-# Counting 4×4 takes about 40 s of CPU in pure Python, too long for a page or a server's start:
+# Counting 4×4 takes about a minute of CPU in pure Python, too long for a page or a server's start:
 # ``python -m webapp stats --board 4x4 --write`` counts it once and writes this file, which
 # is shipped with the package; tests/learn/test_numbers.py recounts the first plies and checks it agrees.
 DATA = Path(__file__).parent / "data"
