@@ -1,4 +1,6 @@
+import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -101,7 +103,7 @@ def measured_at(monkeypatch):
 def test_the_tournament_page_shows_each_measured_board(client, measured_at):
     measured_at(FIXTURE)
     html = client.get("/tournament").get_data(as_text=True)
-    assert "Measured on 2026-11-20" in html
+    assert "2026-11-20" not in html  # when it was measured is for the docs, not for players
     assert html.index("7×7, 5 in a row") < html.index("15×15, 5 in a row")
     assert (
         'Hard as X <span class="versus">vs MCTS, 1,000 simulations</span></th>'
@@ -114,7 +116,41 @@ def test_the_tournament_page_without_measurements_says_so(client, measured_at, t
     measured_at(tmp_path / "missing.json")
     response = client.get("/tournament")
     assert response.status_code == 200
-    assert "The figures for the bigger boards are not measured yet." in response.get_data(as_text=True)
+    assert "The results on the bigger boards are not measured yet." in response.get_data(as_text=True)
+
+
+def row(opponent: str, side: str, games: int = 20) -> dict:
+    return {
+        "player": "Hard",
+        "opponent": opponent,
+        "player_as": side,
+        "games": games,
+        "wins": games,
+        "draws": 0,
+        "losses": 0,
+    }
+
+
+def test_a_row_measured_later_shows_beside_its_partner(client, measured_at, tmp_path):
+    # As the strength script leaves a file when a match is played again later: its row at the end, O before X.
+    rows = [row("Easy", "X"), row("Medium", "X"), row("Easy", "O"), row("Medium", "O", 10), row("MCTS", "O", 10)]
+    rows.append(row("MCTS", "X"))
+    path = tmp_path / "strength.json"
+    path.write_text(json.dumps({"measured": "2026-11-20", "boards": {"15x15": rows}}))
+    measured_at(path)
+    html = client.get("/tournament").get_data(as_text=True)
+    shown = re.findall(
+        r'<th scope="row">Hard as ([XO]) <span class="versus">vs ([^<]+)</span></th><td>(\d+)</td>', html
+    )
+    assert shown == [
+        ("X", "Easy", "20"),
+        ("O", "Easy", "20"),
+        ("X", "Medium", "20"),
+        ("O", "Medium", "10"),
+        ("X", "MCTS", "20"),
+        ("O", "MCTS", "10"),
+    ]
+    assert "as X first, then as O" in html  # the order is said
 
 
 def test_the_tournament_page_with_a_broken_file_still_shows_3x3(client, measured_at, tmp_path):
