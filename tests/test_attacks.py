@@ -388,8 +388,6 @@ def unproxied():
         started.stop()
 
 
-
-
 def two_searches_at_once(port: int, addresses: tuple[str, str], seed: int) -> list[int]:
     """Two 15×15 Hard moves sent together, each claiming to come from its address: their statuses."""
 
