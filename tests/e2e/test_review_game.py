@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from browsing import choose
+from browsing import DEVICES, choose
 from playwright.sync_api import Page, expect
 
 from webapp.engine.rules import cell_name
@@ -106,7 +106,10 @@ def test_lose_to_impossible_then_review_step_and_play_from_an_earlier_move(visit
     turning = page.locator(".move.is-turning")
     expect(turning).to_have_count(1)
     expect(turning).to_contain_text("mistake")
-    expect(turning).to_have_accessible_name(re.compile(r"^X .+, mistake, the turning point$"))
+    expect(turning).to_have_accessible_name(re.compile(rf"^{k}\. X .+, mistake, the turning point$"))
+    # One numbering: the list's entry, the review's sentence and the link's at= all name that move k.
+    expect(turning.locator(".move-number")).to_have_text(f"{k}.")
+    expect(turning).to_have_attribute("href", re.compile(rf"[?&]at={k}(&|$)"))
     # The board shows the position before it, the square played and the better ones.
     expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k - 1} of \d: O .+ X to move\.$"))
     expect(page.locator("#board .is-played")).to_contain_text("Mistake")
@@ -200,8 +203,10 @@ def test_a_shared_link_opens_in_a_fresh_browser_without_touching_its_game(visito
     expect(page.get_by_role("heading", name="Game tree", level=1)).to_be_visible()
     page.get_by_role("link", name="Review the moves to here").click()
     expect(page).to_have_url(re.compile(r"/review\?moves=4\.1\.0\.8\.6$"))
-    # The visitor's own game is still the empty board it got on arrival.
-    page.get_by_role("link", name="Back to your game").click()
+    # A visitor who came by the link has no game of their own yet: the way to the game says so. Their board is
+    # still the empty one they got on arrival.
+    expect(page.get_by_role("link", name="Back to your game")).to_have_count(0)
+    page.get_by_role("link", name="Start a game").click()
     expect(page.locator("#board")).to_have_attribute("data-board", ".........")
     expect(page.get_by_role("list", name="Moves")).to_have_count(0)
 

@@ -219,14 +219,18 @@ def test_explanations():
 # --- words and drawings ------------------------------------------------------------------------
 
 
-def test_the_move_list_comes_in_rounds_with_grades():
+def test_the_move_list_numbers_every_move_as_the_review_does():
     moves = parse_moves("4.1.0")
-    rows = move_list(moves, review(moves).moves)
-    assert [[(i.number, i.words, i.grade) for i in row] for row in rows] == [
-        [(1, "X centre", "best"), (2, "O top", "mistake")],
-        [(3, "X top-left", "best")],
+    game = review(moves)
+    items = move_list(moves, game.moves)
+    assert [(i.number, i.words, i.grade) for i in items] == [
+        (1, "1. X centre", "best"),
+        (2, "2. O top", "mistake"),
+        (3, "3. X top-left", "best"),
     ]
-    assert [[i.grade for i in row] for row in move_list(moves)] == [["", ""], [""]]
+    # The list names a move by the number the review's sentence gives it.
+    assert explain(game.moves[1]).startswith(f"Move {items[1].number}, O top,")
+    assert [i.grade for i in move_list(moves)] == ["", "", ""]
 
 
 def test_the_board_marks_the_move_played_next_and_the_better_ones():
@@ -443,13 +447,15 @@ def test_where_analyze_proves_nothing_a_solved_board_is_not_graded_either(monkey
 
 
 def test_the_move_list_and_the_board_speak_of_the_big_board():
-    moves = parse_moves("112.0.113", B15)
-    assert [[item.words for item in row] for row in move_list(moves, n=15)] == [
-        ["X centre", "O top-left"],
-        ["X row 8, column 9"],
+    moves = parse_moves("112.0.113.4", B15)
+    assert [item.words for item in move_list(moves, n=15)] == [
+        "1. X centre",
+        "2. O top-left",
+        "3. X row 8, column 9",
+        "4. O row 1, column 5",  # no "top edge" before a row and column that say it
     ]
-    cells = board_cells(positions(moves, B15)[-1], last=113)
-    assert len(cells) == 225 and cells[113].label == "Row 8, column 9, X, the last move"
+    cells = board_cells(positions(moves, B15)[-1], last=4)
+    assert len(cells) == 225 and cells[113].label == "Row 8, column 9, X"
 
 
 def test_a_line_of_play_is_found_on_a_big_board_and_given_up_when_there_is_none():

@@ -133,7 +133,9 @@ def test_the_live_board_lists_its_moves_and_links_each_position(client):
     play(client, 4, 0, 8)
     html = text(client.get("/"))
     moves = re.search(r'<ol class="move-list".*?</ol>', html, re.S).group(0)
-    assert [m for m in re.findall(r">([XO] [a-z-]+)<", moves)] == ["X centre", "O top-left", "X bottom-right"]
+    # Numbered move by move, as the review, the status and at= in the links number them.
+    entries = re.findall(r'<span class="move-number">(\d+)\.</span> ([XO] [a-z-]+)', moves)
+    assert entries == [("1", "X centre"), ("2", "O top-left"), ("3", "X bottom-right")]
     assert '<a class="move" href="/?moves=4.0.8&amp;at=2">' in moves
     assert 'href="/?moves=4.0.8&amp;at=3" aria-current="step"' in moves
     assert 'id="step-back" href="/?moves=4.0.8&amp;at=2"' in html
@@ -186,7 +188,7 @@ def test_a_bad_link_gets_a_friendly_400(client, route, query, message):
     html = text(response)
     assert "This link does not hold a game" in html
     assert message in html
-    assert "Start a new game" in html and 'href="/"' in html
+    assert "Start a new game" in html and "Back to your game" in html  # the visitor has a game of their own
     assert f'<input type="hidden" name="game" value="{digest(client)}">' in html  # the New game form works
     for python in ("Traceback", "Error", "'", "None"):
         assert python not in html.split("<main", 1)[1]
@@ -508,3 +510,11 @@ def test_play_from_a_position_on_another_board_starts_a_game_on_that_board(app, 
     page = client.get("/")
     assert board_of(page)["board"] == drawn
     assert f'<option value="{board}" selected>' in text(page)
+
+
+def test_a_visitor_who_came_by_a_link_is_offered_a_game_not_a_way_back(client):
+    assert "Start a game" in text(client.get("/review?moves=4.1.0"))
+    assert "Back to your game" not in text(client.get("/?moves=4.1.0&at=1"))
+    assert "Back to your game" not in text(client.get("/?moves=4.4"))
+    play(client, 4)
+    assert "Back to your game" in text(client.get("/review?moves=4.1.0"))

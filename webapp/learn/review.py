@@ -361,7 +361,8 @@ def _line_to(board: str, size: Board) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class MoveItem:
-    """One move in the move list: "X centre", with its grade once the game is reviewed."""
+    """One move in the move list: "7. X centre", numbered as the review and links number it, with its grade
+    once the game is reviewed."""
 
     number: int
     mover: str
@@ -370,23 +371,20 @@ class MoveItem:
 
     @property
     def words(self) -> str:
-        return f"{self.mover} {self.spot}"
+        return f"{self.number}. {self.mover} {self.spot}"
 
 
-def move_list(
-    moves: tuple[int, ...], graded: tuple[GradedMove, ...] = (), n: int = 3
-) -> tuple[tuple[MoveItem, ...], ...]:
-    """The moves in rounds of two, X's move and O's reply, as a list numbered by round shows them.
+def move_list(moves: tuple[int, ...], graded: tuple[GradedMove, ...] = (), n: int = 3) -> tuple[MoveItem, ...]:
+    """Every move, numbered 1, 2, 3… with its mover, as the review, the status and ``at=`` in a link count them.
 
-    >>> [[item.words for item in row] for row in move_list((4, 0, 8))]
-    [['X centre', 'O top-left'], ['X bottom-right']]
+    >>> [item.words for item in move_list((4, 0, 8))]
+    ['1. X centre', '2. O top-left', '3. X bottom-right']
     """
     grades = [move.grade for move in graded] + [""] * (len(moves) - len(graded))
-    items = [
+    return tuple(
         MoveItem(number, "X" if number % 2 else "O", spot(cell, n), grades[number - 1])
         for number, cell in enumerate(moves, 1)
-    ]
-    return tuple(tuple(items[i : i + 2]) for i in range(0, len(items), 2))
+    )
 
 
 @dataclass(frozen=True, slots=True)
