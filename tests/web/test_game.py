@@ -341,24 +341,55 @@ def test_move_values_show_on_every_empty_square_and_are_remembered(client):
     assert send(client, "/values", show=2, headers=HX).status_code == 400
 
 
+def marked(html: str) -> list[str]:
+    return re.findall(r'id="cell-(\d)"\s+class="cell[^"]*is-pick', html)
+
+
 def test_the_hint_marks_the_only_move_that_keeps_the_result(client):
     send(client, "/new", mode="hvh")
     play(client, 0, 3, 1)  # X X . / O . . / . . .  -- O must block at 2
     html = client.get("/?hint=1", headers=HX).get_data(as_text=True)
-    assert re.findall(r'id="cell-(\d)"\s+class="cell[^"]*is-hint', html) == ["2"]
-    assert re.findall(r'id="cell-(\d)"\s+class="cell[^"]*is-pick', html) == ["2"]
+    assert marked(html) == ["2"]
     assert "Hint: every move loses; the marked corner holds out longest." in html
+
+
+@pytest.mark.parametrize(
+    ("moves", "words"),
+    [
+        ((), "Hint: all draw; the marked corner gives O most ways to slip."),
+        ((4, 8), "Hint: all draw; the marked edge gives O most ways to slip."),
+        ((0, 4), "Hint: all draw; the two marked edges give O most ways to slip."),
+        ((0, 8), "Hint: the two marked corners win in 3 of your moves."),
+    ],
+)
+def test_a_hint_marks_one_move_or_up_to_three_equal_ones_and_says_which(client, moves, words):
+    send(client, "/new", mode="hvh")
+    play(client, *moves)
+    html = client.get("/?hint=1").get_data(as_text=True)
+    assert 1 <= len(marked(html)) <= 3
+    assert (len(marked(html)) > 1) == ("two" in words or "three" in words)
+    assert words in html
 
 
 def test_the_hint_agrees_with_the_move_values(client):
     send(client, "/values", show=1)
     html = client.get("/?hint=1").get_data(as_text=True)
-    # All nine keep the draw; the computer would take a corner, and the page says why.
-    assert len(re.findall(r'class="cell[^"]*is-hint', html)) == 9
-    assert re.findall(r'id="cell-(\d)"\s+class="cell[^"]*is-pick', html) == ["0", "2", "6", "8"]
-    assert "Hint: all draw; the marked corners give O most ways to slip." in html
-    # What the square shows ("Best") is in its name too.
+    # All nine keep the draw; of the corners the computer would take, one is marked, and the words say so.
+    assert marked(html) == ["0"]
+    assert "Hint: all draw; the marked corner gives O most ways to slip." in html
+    # What the square shows ("draw" and "Best") is in its name too.
     assert 'aria-label="Row 1, column 1, empty, draw, Best move"' in html
+
+
+def test_a_question_says_what_would_change(client):
+    send(client, "/new", mode="hvc", start=1)
+    play(client, 4)
+    side = send(client, "/new", human="O", headers=HX).get_data(as_text=True)
+    assert "Start a new game as O? This one will be abandoned." in side
+    mode = send(client, "/new", mode="hvh", headers=HX).get_data(as_text=True)
+    assert "Start a new Human vs Human game? This one will be abandoned." in mode
+    board = send(client, "/new", board="7x7", headers=HX).get_data(as_text=True)
+    assert "Start a new 7×7 game? This one will be abandoned." in board
 
 
 def test_the_score_counts_wins_and_can_be_reset_after_a_yes(client):
@@ -367,7 +398,7 @@ def test_the_score_counts_wins_and_can_be_reset_after_a_yes(client):
     html = client.get("/").get_data(as_text=True)
     assert re.search(r"<dt>X</dt><dd>1</dd>", html)
     asked = send(client, "/score/reset", headers=HX)
-    assert "Reset the Human vs Human score to nothing?" in asked.get_data(as_text=True)
+    assert "Reset the Human vs Human score?" in asked.get_data(as_text=True)
     assert re.search(r"<dt>X</dt><dd>1</dd>", client.get("/").get_data(as_text=True))
     send(client, "/score/reset", confirm=1)
     assert re.search(r"<dt>X</dt><dd>0</dd>", client.get("/").get_data(as_text=True))
@@ -567,7 +598,7 @@ def test_the_board_dropdown_starts_a_game_on_the_board_chosen(client):
     assert '<option value="7x7" selected>7×7</option>' in html
     assert '<option value="minimax">Hard</option>' in html and ">Impossible<" not in html
     assert "<strong>Hard</strong> searches ahead under a time limit" in html
-    assert "7×7: five in a row wins." in html
+    assert '<p class="rule">Five in a row wins.</p>' in html  # the rule under the new board
     assert 'aria-label="Row 7, column 7, empty"' in html
     assert '<span id="setup-summary" hx-swap-oob="innerHTML">vs computer · you play X</span>' in html
     page_html = client.get("/").get_data(as_text=True)

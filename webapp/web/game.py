@@ -154,7 +154,8 @@ def act(action, says=None):
         table.check_drawn_from(drawn_from())
         changed = action(table)
     except ConfirmationNeeded as question:
-        return respond(table, previous=table, confirm=Confirmation.of(question, request.endpoint, request.form))
+        confirm = Confirmation.of(question, request.endpoint, request.form, table)
+        return respond(table, previous=table, confirm=confirm)
     except REFUSALS as error:
         return respond(table, previous=table, error=error)
     return respond(changed, previous=table, message=says(changed) if says else None)
