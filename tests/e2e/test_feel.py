@@ -358,8 +358,11 @@ def test_a_win_a_loss_and_a_draw_look_different(page: Page, live_server, console
     expect(page.get_by_role("combobox", name="Difficulty")).to_have_value("minimax")
 
 
-def test_at_the_end_play_again_beside_review_a_new_level_keeps_the_result_and_undo_tries_again(open_page, live_server):
-    page = open_page(viewport={"width": 320, "height": 640})
+@pytest.mark.parametrize("device", DEVICES)
+def test_at_the_end_play_again_beside_review_a_new_level_keeps_the_result_and_undo_tries_again(
+    open_page, live_server, device
+):
+    page = open_page(**DEVICES[device])
     start(page, live_server, Difficulty="minimax")
     lose_to_the_computer(page)
     again = page.get_by_role("button", name="Play again", exact=True)
@@ -384,6 +387,17 @@ def test_at_the_end_play_again_beside_review_a_new_level_keeps_the_result_and_un
     assert int(page.locator("#board").get_attribute("data-ply")) < ply
     expect(tally).to_have_text(["0", "1", "0"])
     expect(again).to_have_count(0)
+    # The replay is practice, and the page says so, in words of the text's own colours in both schemes.
+    practice = page.get_by_text("This game is already in the score; playing on from here is practice.")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        expect(practice).to_be_visible()
+    expect(page.get_by_role("alert")).to_have_count(0)
+    play_out(page)
+    expect(
+        page.get_by_text("Practice: this game was already in the score, so this result is not counted again.")
+    ).to_be_visible()
+    expect(tally).to_have_text(["0", "1", "0"])
 
 
 def test_the_celebration_stays_still_under_reduced_motion(page: Page, live_server):

@@ -394,6 +394,23 @@ def test_the_hint_agrees_with_the_move_values(client):
     assert 'aria-label="Row 1, column 1, empty, draw, Best move"' in html
 
 
+def test_undo_at_the_end_then_playing_on_is_said_to_be_practice(client):
+    send(client, "/new", mode="hvh", start=1)
+    play(client, 0, 3, 1, 4, 2)  # X X X / O O . / . . .: X wins, and the win is counted
+    undone = send(client, "/undo", headers=HX).get_data(as_text=True)
+    assert "This game is already in the score; playing on from here is practice." in undone
+    assert 'role="alert"' not in undone
+    # Each move of the replay says so; its end says the result is not counted again, and it is not.
+    assert "is practice" in send(client, "/move", cell=8, headers=HX).get_data(as_text=True)
+    ended = send(client, "/move", cell=5, headers=HX).get_data(as_text=True)  # O: O O O on the middle row
+    assert "Practice: this game was already in the score, so this result is not counted again." in ended
+    score = client.get("/").get_data(as_text=True)
+    assert re.search(r"<dt>X</dt><dd>1</dd>", score) and re.search(r"<dt>O</dt><dd>0</dd>", score)
+    # A fresh game says nothing of the kind.
+    send(client, "/new", start=1)
+    assert "practice" not in send(client, "/move", cell=4, headers=HX).get_data(as_text=True).lower()
+
+
 def test_a_question_says_what_would_change(client):
     send(client, "/new", mode="hvc", start=1)
     play(client, 4)

@@ -204,7 +204,7 @@ def move():
         cell = whole_number(request.form, "cell", 0, table.position.geometry.cells - 1, WRONG_CELL)
         return table.move(cell, randomness.current())
 
-    return act(play)
+    return act(play, says=practice_message)
 
 
 @bp.post("/new")
@@ -255,9 +255,23 @@ def levels_message(table: Table, _before: Table) -> str:
     return f"Difficulty: {names[s.difficulty]}, from the computer's next move."
 
 
+# After the end, Undo tries again from an earlier move: the finished game is already in the score.
+PRACTICE = "This game is already in the score; playing on from here is practice."
+PRACTICE_OVER = "Practice: this game was already in the score, so this result is not counted again."
+
+
+def practice_message(table: Table, before: Table) -> str | None:
+    """Say so while a game already in the score goes on after Undo, and when it ends again."""
+    if not (before.is_counted() and table.is_counted()):
+        return None
+    if table.position.is_over():
+        return None if before.position.is_over() else PRACTICE_OVER
+    return PRACTICE
+
+
 @bp.post("/undo")
 def undo():
-    return act(lambda table: table.undo())
+    return act(lambda table: table.undo(), says=practice_message)
 
 
 @bp.post("/step")
