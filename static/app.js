@@ -574,6 +574,29 @@
     if (wasPlaying && tone.getAttribute("data-tone") === "win") shown.classList.add("is-won");
   }
 
+  // --- the computers' pace: a move every PACE_MS from the start of the one before ----------------
+  // Counted from when the step was asked for, not from when its answer came: a search that takes its time
+  // (Hard on the big boards) is not followed by the whole pause as well.
+
+  var PACE_MS = 500;
+  var stepAsked = 0;
+  var scheduled = new WeakSet();
+
+  function keepPace() {
+    var form = document.querySelector("form.autoplay");
+    if (!form || scheduled.has(form)) return;
+    scheduled.add(form);
+    var wait = stepAsked ? Math.max(0, PACE_MS - (Date.now() - stepAsked)) : PACE_MS;
+    setTimeout(function () {
+      if (!form.isConnected) return;
+      stepAsked = Date.now();
+      htmx.trigger(form, "next");
+    }, wait);
+  }
+
+  document.addEventListener("DOMContentLoaded", keepPace);
+  document.addEventListener("htmx:afterSettle", keepPace);
+
   // --- a computer game goes on after a refused or lost step -------------------------------------
   // Each answer brings the trigger for the next step, so a step the server refused (busy: 429, with how long
   // to wait) or that never reached it brought none, and the game stood still with nothing to say it would

@@ -318,20 +318,20 @@ def test_undo_is_disabled_only_when_there_is_nothing_to_undo(client):
 
 def test_computer_vs_computer_steps_and_pauses(client):
     response = send(client, "/new", mode="cvc", x_level="minimax", o_level="random", headers=HX)
-    assert 'hx-trigger="load delay:500ms, retry"' in response.get_data(as_text=True)  # it plays itself
+    assert 'hx-trigger="next, retry"' in response.get_data(as_text=True)  # it plays itself, at app.js's pace
     before = page(client)["game"]
     stepped = send(client, "/step", headers=HX)
     assert board_of(stepped)["ply"] == "1"
     stale = client.post("/step", data={"game": before}, headers=HX)
     assert stale.status_code == 409
     paused = send(client, "/pause", paused=1, headers=HX)
-    assert "load delay" not in paused.get_data(as_text=True)
+    assert "autoplay" not in paused.get_data(as_text=True)
     assert "Paused." in paused.get_data(as_text=True)
     assert ">Resume<" in paused.get_data(as_text=True)
     send(client, "/step", headers=HX)  # the Step button steps while paused
     assert page(client)["ply"] == "2"
     resumed = send(client, "/pause", paused=0, headers=HX)
-    assert "load delay" in resumed.get_data(as_text=True)
+    assert 'class="autoplay"' in resumed.get_data(as_text=True)
 
 
 def test_pause_and_step_are_refused_outside_computer_vs_computer(client):
