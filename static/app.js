@@ -658,12 +658,41 @@
     step.click();
   });
 
-  // After a step from the keyboard, keep the focus on the move now shown, so the keys go on working.
+  // After a step from the keyboard, or a move chosen in the list, keep the focus on the move now shown, so the
+  // keys go on working.
   document.addEventListener("htmx:afterSettle", function (event) {
     if (!stepping || !event.target || event.target.id !== "review-view") return;
     stepping = false;
     var current = document.querySelector("#review-view .move-list [aria-current='step']");
     if (current) current.focus();
+  });
+
+  // A move chosen in the list: in the review htmx draws it in place; from the game's own list a new page comes,
+  // which then puts the focus on that move in its list (without scrolling the board out of view).
+  var CHOSEN = "move-chosen";
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest(".move-list a");
+    if (!link) return;
+    if (link.closest("#review-view")) stepping = true;
+    else {
+      try {
+        sessionStorage.setItem(CHOSEN, "1");
+      } catch (error) {
+        // No storage (a private window's quota): the page opens with the focus at its top, as without JavaScript.
+      }
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var chosen = false;
+    try {
+      chosen = sessionStorage.getItem(CHOSEN) === "1";
+      sessionStorage.removeItem(CHOSEN);
+    } catch (error) {
+      return;
+    }
+    var current = chosen && document.querySelector(".move-list [aria-current='step']");
+    if (current) current.focus({ preventScroll: true });
   });
 
   // "Copy link" copies the address shown beside it; the button only exists for those with JavaScript.
