@@ -579,23 +579,25 @@
   // (Hard on the big boards) is not followed by the whole pause as well.
 
   var PACE_MS = 500;
-  var stepAsked = 0;
+  var stepAsked = 0; // when the last step's request left (performance.now())
   var scheduled = new WeakSet();
 
   function keepPace() {
     var form = document.querySelector("form.autoplay");
     if (!form || scheduled.has(form)) return;
     scheduled.add(form);
-    var wait = stepAsked ? Math.max(0, PACE_MS - (Date.now() - stepAsked)) : PACE_MS;
+    var wait = stepAsked ? Math.max(0, PACE_MS - (performance.now() - stepAsked)) : PACE_MS;
     setTimeout(function () {
-      if (!form.isConnected) return;
-      stepAsked = Date.now();
-      htmx.trigger(form, "next");
+      if (form.isConnected) htmx.trigger(form, "next");
     }, wait);
   }
 
   document.addEventListener("DOMContentLoaded", keepPace);
   document.addEventListener("htmx:afterSettle", keepPace);
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail && event.detail.elt;
+    if (form && form.matches && form.matches("form.autoplay")) stepAsked = performance.now();
+  });
 
   // --- a computer game goes on after a refused or lost step -------------------------------------
   // Each answer brings the trigger for the next step, so a step the server refused (busy: 429, with how long

@@ -15,7 +15,7 @@ GRADE_WORDS = {
     "good": "a good move",
     "mistake": "a mistake",
     "blunder": "a blunder",
-    "unclear": "not graded, its value is not proved",
+    "unclear": "not graded",
 }
 
 
