@@ -181,20 +181,20 @@ def hinted(board: str) -> tuple[tuple[int, ...], bool]:
     return _hint(board)[:2]
 
 
-def _hint(board: str) -> tuple[tuple[int, ...], bool, tuple[int, ...], tuple[int, ...]]:
-    """hinted's two answers, then the moves that keep the best result and the computer's choices among them."""
+def _hint(board: str) -> tuple[tuple[int, ...], bool, tuple[int, ...]]:
+    """hinted's two answers, then the moves that keep the best result."""
     values = analyze(board)
     picks = candidates(board, "minimax")
     proved = {cell: value for cell, value in values.items() if value[0] != UNCLEAR}
     if not any(result == "win" for result, _ in proved.values()) and len(proved) < len(values):
-        return picks[:1], False, (), picks
+        return picks[:1], False, ()
     best = max(map(_rank, proved.values()))
     keep = tuple(cell for cell, value in proved.items() if _rank(value) == best)
     chosen = tuple(cell for cell in picks if cell in keep)
     if not chosen:
         fastest = min(proved[cell][1] if proved[cell][0] == "win" else 0 for cell in keep)
         chosen = tuple(cell for cell in keep if proved[cell][0] != "win" or proved[cell][1] == fastest)
-    return (chosen if len(chosen) <= MARKED else chosen[:1]), True, keep, chosen
+    return (chosen if len(chosen) <= MARKED else chosen[:1]), True, keep
 
 
 def shown_values(values: dict, ranked: tuple[int, ...]) -> dict:
@@ -234,7 +234,6 @@ def _rank(value: tuple[str, int]) -> tuple[int, int]:
 
 # What the numbers on the squares count, said under the board while they are shown.
 VALUES_KEY = "Move values: the result with best play, and the moves of both sides until the game ends."
-UNCLEAR_KEY = "?: not proved within the search's time limit"
 SPELLED = {"win": "wins", "draw": "draws", "loss": "loses"}
 
 
@@ -471,8 +470,8 @@ def question_words(table: Table, endpoint: str, fields: dict) -> str:
 
 
 def hint_text(board: str) -> str:
-    """The hint's one line: what the marked square does, and how many others do as well; or, where nothing
-    is proved, what the search prefers, said as a preference.
+    """The hint's one line: what the marked square does (the marked squares, counted, when they are equal);
+    or, where nothing is proved, what the search prefers, said as a preference.
 
     Short enough for the two lines its slot keeps under the board on a 320 px phone.
 
@@ -487,7 +486,7 @@ def hint_text(board: str) -> str:
     >>> hint_text("." * 96 + "XXX" + "." * 12 + "OO" + "." * 112)  # 15×15, O to move
     "Hint: row 7, column 6 blocks X's open three."
     """
-    marked, proved, keep, _ = _hint(board)
+    marked, proved, keep = _hint(board)
     pos = position(board)
     n = pos.geometry.n
     label = _squares(marked, n)
