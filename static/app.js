@@ -13,9 +13,10 @@
   var waiting = null; // the id of a button clicked while busy, clicked again once the answer is drawn
   var waitingTap = false; // that click was a finger's tap on a square (the magnifier's, once the answer is drawn)
   var pending = null; // the move being sent: { cell, marks, timer }
-  var refused = null; // what to tell the player about a click refused while busy
   var sent = null; // the id of the button whose request is on its way
-  var ONE_AT_A_TIME = "One move at a time: that square was not played.";
+  // The square last played from this page, and how many marks the board had before: a tap on it once it is taken
+  // (the second tap of a double tap, its first answered in between) plays nothing and says nothing.
+  var played = null;
 
   function game() {
     return document.querySelector(".game");
@@ -107,7 +108,7 @@
     button.click();
   });
 
-  // --- every form stamps the game the player saw; every click counts or is refused aloud -------
+  // --- every form stamps the game the player saw; one tap is one move, and a click held for later ------
 
   // The game field may sit outside its form (joined by the form attribute): form.elements finds it.
   function stamp(form) {
@@ -121,7 +122,9 @@
     function (event) {
       var button = event.target.closest && event.target.closest(".game button[type='submit']");
       var touched = pointer;
+      var early = pressedEarly;
       pointer = "";
+      pressedEarly = false;
       if (!button || !button.form) return;
       var cell = button.closest("#board .cell");
       if (cell && !busy && wantsLoupe(cell, touched, event.detail)) {
@@ -137,15 +140,25 @@
         event.stopPropagation();
         if (button.id && button.id === sent) return; // a double click: the first one counts
         if (cell && pending) {
-          // A second square before the answer to the first: refused, and said again once the answer is drawn.
-          if (Number(cell.value) !== pending.cell) {
-            refused = ONE_AT_A_TIME;
-            say(refused);
-          }
+          // A square while a move is on its way: one tap, one move. The board already shows that it waits for the
+          // answer; the tap is dropped, and the board says so a little more plainly.
+          board().classList.add("is-waiting");
           return;
         }
         waiting = button.id;
         waitingTap = Boolean(cell) && touched === "touch" && event.detail !== 0;
+        return;
+      }
+      if (cell && early) {
+        // The finger came down while the reply to the move before was on its way, and its click only after the
+        // reply was drawn: it was a tap in the same breath, not an answer to a board the player had not seen yet.
+        event.preventDefault();
+        event.stopPropagation();
+        return;
+      }
+      if (cell && !isOpen(cell) && isPlayed(cell)) {
+        event.preventDefault(); // the second tap of a double tap, on the square its first tap played
+        event.stopPropagation();
         return;
       }
       sent = button.id;
@@ -164,6 +177,12 @@
     },
     true
   );
+
+  // Whether ``cell`` holds the move this page played last, still on the board (not undone, nor a new game's).
+  function isPlayed(cell) {
+    var shown = board() && board().getAttribute("data-board");
+    return Boolean(played && shown) && played.cell === Number(cell.value) && marksOn(shown) > played.marks;
+  }
 
   // The mark appears at once, with a pending look, until the server's board replaces it.
   function markPending(cell) {
@@ -187,6 +206,7 @@
       svg.appendChild(circle);
     }
     cell.prepend(svg);
+    played = { cell: Number(cell.value), marks: marksOn(shown) };
     cell.classList.add("is-pending");
     board().classList.add("is-pending");
     board().setAttribute("aria-busy", "true");
@@ -221,7 +241,7 @@
     pending = null;
     var shown = board();
     if (!shown) return;
-    shown.classList.remove("is-pending", "is-slow");
+    shown.classList.remove("is-pending", "is-slow", "is-waiting");
     shown.removeAttribute("aria-busy");
     document.querySelectorAll("#board .cell.is-pending").forEach(function (cell) {
       cell.classList.remove("is-pending");
@@ -291,8 +311,6 @@
     var question = focusAnswer && document.getElementById("confirm-button");
     focusAnswer = false;
     if (question) question.focus();
-    if (refused) say(refused);
-    refused = null;
     var id = waiting;
     var tapped = waitingTap;
     waiting = null;
@@ -300,10 +318,9 @@
     if (!id) return;
     var button = document.getElementById(id);
     var cell = button && button.closest("#board .cell");
-    if (!button || button.disabled || (cell && !isOpen(cell))) {
-      say(cell ? "That square was taken while the game changed; choose another." : "The game changed before your click could count; here it is now.");
-      return;
-    }
+    // A click held for a control the answer took away, or a square it filled: the page now shows why, and a
+    // refusal would blame the player for the timing.
+    if (!button || button.disabled || (cell && !isOpen(cell))) return;
     if (tapped && wantsLoupe(cell, "touch", 1)) {
       // A finger's tap on a small square, held while the answer came: magnified, as any tap there is, not played
       // as it landed (the magnifier is there because a finger lands on the next square too often).
@@ -332,12 +349,14 @@
   var LOUPE_UNDER = 34; // squares narrower than this, in CSS pixels, are magnified for a finger
   var SPAN = 5; // squares across the magnifier
   var pointer = ""; // the kind of pointer that pressed last ("touch", "pen", "mouse"), until its click
+  var pressedEarly = false; // it pressed while a move's reply was on its way (see the click above)
   var direct = false; // a square is being played from the magnifier
 
   document.addEventListener(
     "pointerdown",
     function (event) {
       pointer = event.pointerType || "";
+      pressedEarly = Boolean(pending);
     },
     true
   );
@@ -555,6 +574,31 @@
     if (wasPlaying && tone.getAttribute("data-tone") === "win") shown.classList.add("is-won");
   }
 
+  // --- the computers' pace: a move every PACE_MS from the start of the one before ----------------
+  // Counted from when the step was asked for, not from when its answer came: a search that takes its time
+  // (Hard on the big boards) is not followed by the whole pause as well.
+
+  var PACE_MS = 500;
+  var stepAsked = 0; // when the last step's request left (performance.now())
+  var scheduled = new WeakSet();
+
+  function keepPace() {
+    var form = document.querySelector("form.autoplay");
+    if (!form || scheduled.has(form)) return;
+    scheduled.add(form);
+    var wait = stepAsked ? Math.max(0, PACE_MS - (performance.now() - stepAsked)) : PACE_MS;
+    setTimeout(function () {
+      if (form.isConnected) htmx.trigger(form, "next");
+    }, wait);
+  }
+
+  document.addEventListener("DOMContentLoaded", keepPace);
+  document.addEventListener("htmx:afterSettle", keepPace);
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail && event.detail.elt;
+    if (form && form.matches && form.matches("form.autoplay")) stepAsked = performance.now();
+  });
+
   // --- a computer game goes on after a refused or lost step -------------------------------------
   // Each answer brings the trigger for the next step, so a step the server refused (busy: 429, with how long
   // to wait) or that never reached it brought none, and the game stood still with nothing to say it would
@@ -616,12 +660,41 @@
     step.click();
   });
 
-  // After a step from the keyboard, keep the focus on the move now shown, so the keys go on working.
+  // After a step from the keyboard, or a move chosen in the list, keep the focus on the move now shown, so the
+  // keys go on working.
   document.addEventListener("htmx:afterSettle", function (event) {
     if (!stepping || !event.target || event.target.id !== "review-view") return;
     stepping = false;
     var current = document.querySelector("#review-view .move-list [aria-current='step']");
     if (current) current.focus();
+  });
+
+  // A move chosen in the list: in the review htmx draws it in place; from the game's own list a new page comes,
+  // which then puts the focus on that move in its list (without scrolling the board out of view).
+  var CHOSEN = "move-chosen";
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest(".move-list a");
+    if (!link) return;
+    if (link.closest("#review-view")) stepping = true;
+    else {
+      try {
+        sessionStorage.setItem(CHOSEN, "1");
+      } catch (error) {
+        // No storage (a private window's quota): the page opens with the focus at its top, as without JavaScript.
+      }
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var chosen = false;
+    try {
+      chosen = sessionStorage.getItem(CHOSEN) === "1";
+      sessionStorage.removeItem(CHOSEN);
+    } catch (error) {
+      return;
+    }
+    var current = chosen && document.querySelector(".move-list [aria-current='step']");
+    if (current) current.focus({ preventScroll: true });
   });
 
   // "Copy link" copies the address shown beside it; the button only exists for those with JavaScript.

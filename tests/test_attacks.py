@@ -388,17 +388,6 @@ def unproxied():
         started.stop()
 
 
-@pytest.fixture(scope="module")
-def proxied():
-    """The production server behind one proxy (the default), with one worker."""
-    started = Gunicorn(server_environment(SECRET_KEY=secrets.token_hex(32), WEB_CONCURRENCY="1"))
-    try:
-        started.wait_until_healthy()
-        yield started
-    finally:
-        started.stop()
-
-
 def two_searches_at_once(port: int, addresses: tuple[str, str], seed: int) -> list[int]:
     """Two 15×15 Hard moves sent together, each claiming to come from its address: their statuses."""
 
@@ -422,9 +411,10 @@ def test_without_a_proxy_a_forged_address_does_not_make_a_second_client(unproxie
     assert two_searches_at_once(unproxied.port, ("10.0.0.1", "10.0.0.2"), seed=1) == [200, 429]
 
 
-def test_behind_a_proxy_its_address_names_the_client(proxied):
-    assert two_searches_at_once(proxied.port, ("10.0.0.1", "10.0.0.2"), seed=3) == [200, 200]
-    assert two_searches_at_once(proxied.port, ("10.0.0.3", "10.0.0.3"), seed=5) == [200, 429]
+def test_behind_a_proxy_its_address_names_the_client(server):
+    # One worker, and the default of one proxy in front.
+    assert two_searches_at_once(server.port, ("10.0.0.1", "10.0.0.2"), seed=3) == [200, 200]
+    assert two_searches_at_once(server.port, ("10.0.0.3", "10.0.0.3"), seed=5) == [200, 429]
 
 
 def test_without_a_proxy_a_forged_https_gets_no_secure_cookie(unproxied):

@@ -30,6 +30,7 @@ BIG_BOARD_NAMES = {
     "threats": "facts",
     "forced_win": "facts",
     "move_notes": "facts",
+    "game_facts": "facts",
     "Threat": "facts",
     "ForcedWin": "facts",
     "View": "big",

@@ -10,6 +10,11 @@ from webapp.engine.boards import BY_KEY, board_for
 from webapp.engine.rules import cell_name
 
 FOLDED = ("Mode", "You play")  # the dropdowns in the folded line under the game's buttons
+# A phone held in the hand and a desktop, each in one colour scheme (a test checks what it sees in the other too).
+DEVICES = {
+    "phone": {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "color_scheme": "dark"},
+    "desktop": {"viewport": {"width": 1280, "height": 800}, "color_scheme": "light"},
+}
 HANDOVER_SECONDS = 15  # as long as expect() waits (conftest)
 
 

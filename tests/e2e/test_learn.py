@@ -63,10 +63,16 @@ def test_the_numbers_page_shows_the_table_and_the_chart(page: Page, live_server,
     expect(table.get_by_role("row", name="Different games")).to_contain_text("255,168")
     expect(table.get_by_role("row", name="up to symmetry")).to_contain_text("765")
     chart = page.get_by_role("img", name=re.compile(r"^Nodes visited"))
-    expect(chart).to_have_accessible_name(re.compile(r"minimax: 549,946; .*transposition table: 243$"))
+    expect(chart).to_have_accessible_name(re.compile(r"Plain minimax: 549,946; .*transposition table: 243$"))
     expect(chart.locator("rect")).to_have_count(4)
-    searches = page.get_by_role("table", name="Nodes visited and time taken by each search")
+    searches = page.get_by_role("table", name="Nodes visited by each search to choose X’s first move", exact=True)
     expect(searches.get_by_role("row")).to_have_count(5)
+    expect(searches.get_by_role("row", name="Alpha-beta with move ordering 2,080", exact=True)).to_be_visible()
+    # What each search does is one click away.
+    more = page.get_by_text("How this is counted")
+    expect(page.get_by_text("tries the most promising moves first")).to_be_hidden()
+    more.click()
+    expect(page.get_by_text("tries the most promising moves first")).to_be_visible()
     expect(page.get_by_role("link", name="Numbers")).to_have_attribute("aria-current", "page")
     shoot(page, "numbers")
 
@@ -160,10 +166,11 @@ def test_a_7x7_review_on_the_narrowest_phone(open_page, live_server, shoot):
     page = open_page(viewport={"width": 320, "height": 640})
     page.goto(f"{live_server}/review?board=7x7&moves={GAME_7}.26")
     expect(page.get_by_role("heading", name="Game review")).to_be_visible()
-    expect(page.locator(".review-summary")).to_contain_text("No mistake is proved")
+    # The loser's first move that gave up a proved win, or let one through, and the better square.
+    expect(page.locator(".review-summary")).to_have_text(re.compile(r"^X's move \d+, .+; .+\.$"))
     board = page.get_by_role("list", name=re.compile(r"^Board at move"))
     expect(board.get_by_role("listitem")).to_have_count(49)
-    page.get_by_role("link", name=re.compile(r"^O row 4, column 6, best$")).click()
+    page.get_by_role("link", name=re.compile(r"^42\. O row 4, column 6, best$")).click()
     expect(page.locator("#review-status")).to_have_text(
         re.compile(r"^You are looking at move 42 of 42: O .* O wins\.$")
     )
@@ -209,3 +216,118 @@ def test_the_7x7_tree_shows_unclear_values_and_the_search_accessibly(audit_page,
     expect(page.locator(".tree-card.tone-unclear").first).to_contain_text("Unclear")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     axe(page, f"the 7×7 tree at {width} px")
+
+
+# Where every text and bar of every chart on the page is, and whatever of it breaks the rules: a label outside its
+# card or over another, a count away from its bar, an axis short of the longest bar, text under 12 px.
+CHART_PROBLEMS = """() => {
+  const problems = [];
+  const box = e => e.getBoundingClientRect();
+  const apart = (a, b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+  for (const svg of document.querySelectorAll('svg.chart')) {
+    const chart = box(svg), card = box(svg.closest('.panel'));
+    if (chart.left < card.left || chart.right > card.right) problems.push('the chart leaves its card');
+    const texts = [...svg.querySelectorAll('text')];
+    for (const t of texts) {
+      const b = box(t), name = t.textContent;
+      const left = Math.max(chart.left, card.left), right = Math.min(chart.right, card.right);
+      if (b.left < left - 0.5 || b.right > right + 0.5) problems.push(`"${name}" is cut`);
+      const size = parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a;
+      if (size < 12) problems.push(`"${name}" is ${size} px`);
+    }
+    texts.forEach((t, i) => texts.slice(i + 1).forEach(u => {
+      if (!apart(box(t), box(u))) problems.push(`"${t.textContent}" overlaps "${u.textContent}"`);
+    }));
+    // Each count is drawn right after its bar: inside it, or past its end.
+    for (const count of svg.querySelectorAll('text.chart-count')) {
+      const bar = box(count.previousElementSibling), b = box(count);
+      const inside = b.left >= bar.left && b.right <= bar.right + 0.5
+        && b.top >= bar.top - 1 && b.bottom <= bar.bottom + 1;
+      const past = b.left >= bar.right && !count.classList.contains('is-inside');
+      if (!inside && !past) problems.push(`"${count.textContent}" is not on its bar`);
+    }
+    for (const name of svg.querySelectorAll('text.chart-name')) {
+      const bar = svg.querySelector(`rect[y="${name.nextElementSibling.getAttribute('y')}"]`);
+      if (box(name).bottom > box(bar).top) problems.push(`"${name.textContent}" runs into its bar`);
+    }
+    const grid = [...svg.querySelectorAll('line.chart-grid')].map(l => box(l).right);
+    for (const bar of svg.querySelectorAll('rect.chart-bar'))
+      if (grid.length && box(bar).right > Math.max(...grid) + 0.5) problems.push('a bar runs past the axis');
+  }
+  return problems;
+}"""
+
+
+def tables_too_wide(page: Page, where: str = "") -> list[str]:
+    return page.locator(f"{where} .table-scroll").evaluate_all(
+        "regions => regions.filter(r => r.scrollWidth > r.clientWidth).map(r => r.getAttribute('aria-label'))"
+    )
+
+
+SCREENS = [
+    pytest.param({"width": 320, "height": 640}, "light", id="320-light"),
+    pytest.param({"width": 360, "height": 740}, "light", id="360-light"),
+    pytest.param({"width": 360, "height": 740}, "dark", id="360-dark"),
+    pytest.param({"width": 1280, "height": 800}, "light", id="1280-light"),
+    pytest.param({"width": 1280, "height": 800}, "dark", id="1280-dark"),
+]
+
+
+@pytest.mark.parametrize(("viewport", "scheme"), SCREENS)
+def test_the_charts_fit_the_screen_with_every_label_readable(open_page, live_server, viewport, scheme, shoot):
+    phone = viewport["width"] < 400
+    page = open_page(viewport=viewport, color_scheme=scheme, has_touch=phone, is_mobile=phone)
+    page.goto(live_server + "/numbers")
+    chart = page.get_by_role("img", name=re.compile(r"^Nodes visited"))
+    # Every bar keeps its count, and the axis reaches past the largest, minimax's 549,946.
+    for count in ("549,946", "20,866", "2,080", "243"):
+        expect(chart.get_by_text(count, exact=True)).to_be_visible()
+    expect(chart.locator("text.chart-tick").last).to_have_text("1M")
+    assert page.evaluate(CHART_PROBLEMS) == []
+    assert tables_too_wide(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    shoot(page, f"numbers-{viewport['width']}-{scheme}")
+
+    page.goto(live_server + "/tournament")
+    chart = page.get_by_role("img", name=re.compile(r"^Results of 100 games"))
+    expect(chart.locator("text.chart-name")).to_have_count(9)
+    expect(chart.locator("text.chart-name").first).to_have_text("Easy vs Easy")
+    assert page.evaluate(CHART_PROBLEMS) == []
+    assert tables_too_wide(page, ".tournament-results") == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    shoot(page, f"tournament-{viewport['width']}-{scheme}")
+
+
+@pytest.mark.parametrize(("viewport", "scheme"), SCREENS[1:])
+def test_the_tree_comes_first_and_how_it_is_counted_is_one_click_away(open_page, live_server, viewport, scheme, shoot):
+    phone = viewport["width"] < 400
+    page = open_page(viewport=viewport, color_scheme=scheme, has_touch=phone, is_mobile=phone)
+    page.goto(live_server + "/tree")
+    # The first screen holds the position, what each search visits and the pruning button.
+    counts = page.get_by_role("definition")
+    expect(counts).to_have_text(["549,946", "2,080"])
+    expect(page.get_by_role("term")).to_have_text(["Plain minimax", "Alpha-beta with move ordering"])
+    button = page.get_by_role("button", name="Show what alpha-beta skips")
+    for shown in (page.get_by_role("heading", name="X to move"), counts.last, button):
+        assert shown.bounding_box()["y"] + shown.bounding_box()["height"] <= viewport["height"]
+    if not phone:  # on a desktop the moves themselves too
+        first = page.get_by_role("list", name="Moves from the position above").get_by_role("listitem").first
+        assert first.bounding_box()["y"] < viewport["height"]
+    expect(button).to_have_accessible_description(re.compile(r"finds the same value from 264 times fewer nodes"))
+    # The longer story: folded, under the summary, and opened by a tap or a click.
+    story = page.get_by_text("A node is a position as one order of moves reaches it")
+    expect(story).to_be_hidden()
+    page.get_by_text("How this is counted").click()
+    expect(story).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    shoot(page, f"tree-counted-{viewport['width']}-{scheme}")
+
+    page.goto(live_server + "/tree?board=15x15")
+    expect(page.get_by_text("15×15 is not solved")).to_be_visible()
+    expect(page.get_by_text("One move is one side’s turn")).to_be_hidden()
+    card = page.get_by_role("list", name="Moves from the position above").get_by_role("listitem").first
+    expect(card).to_contain_text("Hard’s choice")
+    if not phone:
+        assert card.bounding_box()["y"] < viewport["height"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    shoot(page, f"tree-15x15-{viewport['width']}-{scheme}")

@@ -1,11 +1,13 @@
 """Playing the game in Chromium as a person would, and checking what is on the screen."""
 
+import itertools
 import re
 
 import pytest
-from browsing import board, choose, click_cell, finished, start
+from browsing import DEVICES, board, choose, click_cell, finished, start
 from playwright.sync_api import Page, expect
 
+from webapp.engine.rules import cell_name
 from webapp.solver import choose_move
 from webapp.web.costs import BUSY
 
@@ -136,9 +138,11 @@ def test_a_taken_square_says_so_and_keeps_the_game(page: Page, live_server, shoo
     start(page, live_server)
     click_cell(page, 4)
     before = board(page)
-    # A taken square is aria-disabled, not disabled: it still answers a click, with a reason.
-    page.get_by_role("button", name="Row 2, column 2, X").click(force=True)
-    expect(page.get_by_role("alert")).to_have_text("Row 2, column 2 is already taken.")
+    # A taken square is aria-disabled, not disabled: it still answers a click, with a reason. (The square the
+    # player has just played takes a second tap silently: that is a double tap, see test_feel.)
+    reply = before.index("O")
+    page.locator(f"#cell-{reply}").click(force=True)
+    expect(page.get_by_role("alert")).to_have_text(f"{cell_name(reply)} is already taken.")
     assert board(page) == before
     # The refusal is a 409, which Chromium reports in the console; nothing else may be there.
     assert logged == ["Failed to load resource: the server responded with a status of 409 (CONFLICT)"]
@@ -161,7 +165,10 @@ def test_hint_and_move_values(page: Page, live_server, console_errors, shoot):
     click_cell(page, 0)
     page.get_by_role("button", name="Hint").click()
     expect(page.get_by_text(re.compile(r"^Hint: "))).to_be_visible()
-    expect(page.locator(".cell.is-hint")).not_to_have_count(0)
+    # The hint points: one square, or up to three equal ones, and its words say how many.
+    marked = page.locator(".cell.is-pick").count()
+    assert 1 <= marked <= 3
+    assert (marked > 1) == bool(re.search(r"the (two|three) marked", page.locator(".slot .message").inner_text()))
     page.get_by_role("button", name="Move values").click()
     expect(page.get_by_role("button", name="Move values")).to_have_attribute("aria-pressed", "true")
     expect(
@@ -250,3 +257,51 @@ def test_the_last_move_of_each_side_is_marked(page: Page, live_server, console_e
     click_cell(page, next(i for i, c in enumerate(board(page)) if c == "."))
     expect(page.locator("#cell-0")).not_to_have_class(re.compile(r"\bis-last-x\b"))
     expect(page.locator("#board .cell:is(.is-last-x, .is-last-o)")).to_have_count(2)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_each_question_and_each_help_says_what_it_means(open_page, live_server, device):
+    page = open_page(**DEVICES[device])
+    start(page, live_server, Mode="hvh")
+    for cell in (0, 3, 1, 4, 2):
+        click_cell(page, cell)
+    page.get_by_role("button", name="Reset score").click()
+    expect(page.get_by_role("alert")).to_contain_text("Reset the Human vs Human score?")
+    page.get_by_role("link", name="Keep playing").click()
+    # Against the computer, mid-game, only the side changes: the question says so, in those words.
+    start(page, live_server, Mode="hvc")
+    click_cell(page, 4)
+    choose(page, **{"You play": "O"})
+    expect(page.get_by_role("alert")).to_contain_text("Start a new game as O? This one will be abandoned.")
+    page.get_by_role("button", name="Start the new game").click()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")  # the computer opens
+    # The computers' help speaks of them, not of "you", and states their pace, here and on a big board.
+    choose(page, Mode="cvc")
+    help_ = page.locator("#level-help")
+    expect(help_).to_contain_text("Medium looks one move ahead: it takes a win and blocks one, but can be tricked.")
+    expect(help_).not_to_contain_text("you")
+    expect(help_.get_by_text("The computers play about two moves a second.")).to_be_visible()
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        expect(help_).to_be_visible()
+    choose(page, Board="15x15")
+    expect(help_.get_by_text("Hard may think for a second a move here")).to_be_visible()
+
+
+PACE = """() => {
+  window.asked = [];
+  document.addEventListener('htmx:beforeRequest', e => {
+    if (e.detail.elt.matches('form.autoplay')) asked.push(performance.now());
+  });
+}"""
+
+
+def test_the_computers_never_play_faster_than_the_page_says(page: Page, live_server):
+    page.goto(live_server + "/")
+    page.evaluate(PACE)
+    choose(page, Mode="cvc")
+    expect(page.locator("#board")).not_to_have_attribute("data-status", "playing", timeout=15_000)
+    asked = page.evaluate("asked")
+    gaps = [later - sooner for sooner, later in itertools.pairwise(asked)]
+    # A step every half second from the start of the one before: never sooner (a timer may only be late).
+    assert len(gaps) >= 4 and min(gaps) >= 490, gaps

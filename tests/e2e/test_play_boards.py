@@ -4,7 +4,19 @@ each board looks on a phone and a wide screen, in light and dark."""
 import re
 
 import pytest
-from browsing import board, click_cell, finished, fold, next_held, start, unfold, win_in_a_row
+from browsing import (
+    DEVICES,
+    board,
+    box,
+    click_cell,
+    finished,
+    fold,
+    next_held,
+    on_first_screen,
+    start,
+    unfold,
+    win_in_a_row,
+)
 from playwright.sync_api import Page, expect
 
 from webapp.engine.boards import BY_KEY, board_for
@@ -44,7 +56,6 @@ def test_a_whole_7x7_game_against_hard(page: Page, live_server, console_errors, 
     expect(page.locator("#difficulty option:checked")).to_have_text("Hard")
     unfold(page)  # what the levels mean is with the mode, under the game
     expect(page.locator("#level-help").get_by_text("Hard searches ahead under a time limit")).to_be_visible()
-    expect(page.get_by_text("7×7: five in a row wins.")).to_be_visible()
     expect(page.locator("#board .cell")).to_have_count(49)
     status = play_first_empty_to_the_end(page)
     # Filling squares in order is no way to beat a search: it wins (or, at worst, holds the draw).
@@ -87,6 +98,8 @@ def test_keyboard_play_on_15x15_moves_in_two_dimensions(page: Page, live_server,
     expect(page.get_by_role("button", name="Row 1, column 1, O")).to_be_focused()
 
 
+RULES = {3: "Three in a row wins.", 4: "Four in a row wins.", 5: "Five in a row wins."}
+
 # Each animation on the page held at the same fraction of its run (its delay, then that part of its duration).
 SEEK_ANIMATIONS = """fraction => document.getAnimations().forEach(a => {
     const timing = a.effect.getComputedTiming();
@@ -124,13 +137,17 @@ def test_every_board_fits_a_phone_and_a_wide_screen(open_page, live_server, key,
         page.evaluate("document.getAnimations().forEach(a => a.finish())")
         for scheme in schemes:
             _in_scheme(page, scheme)
-            # The whole board in view, and squares a finger can hit.
+            # The whole board in view, 8 px or more from the screen's edges, and squares a finger can hit.
             drawn = page.locator("#board").bounding_box()
-            assert drawn["x"] >= 0 and drawn["x"] + drawn["width"] <= width, scheme
+            assert drawn["x"] >= 8 and drawn["x"] + drawn["width"] <= width - 8, scheme
             # 15×15's squares give some room to the row numbers on a phone; a finger's tap there opens them
             # magnified.
             square = page.locator("#cell-0").bounding_box()
-            assert square["width"] >= (19 if spec.n == 15 else 36 if spec.n == 7 else 48), scheme
+            assert square["width"] >= (18 if spec.n == 15 else 36 if spec.n == 7 else 48), scheme
+            # The rule under the board, on the first screen, in a few words of the text's own colours.
+            rule = page.locator(".rule")
+            expect(rule).to_have_text(RULES[spec.k] if spec.n != 15 else "Five or more in a row win.")
+            assert on_first_screen(page, ".rule"), scheme
             # The win is struck through over its squares, from the first to the last.
             strike = page.locator(".strike line").bounding_box()
             first = page.locator("#cell-0").bounding_box()
@@ -226,11 +243,58 @@ def test_the_big_board_help_names_the_threats_and_what_the_hint_does(audit_page,
     )
     # Were X to move, its open three would make an open four: the danger is named too.
     expect(help_).to_contain_text("X threatens a forced win")
-    # The squares show only what is proved, and the search's first choices (up to three), numbered: here every
-    # square but the two that block the three is proved to lose, and those two are the search's choices.
+    # The squares show only what is worth reading: every square but the two that block the three is proved to
+    # lose, so those two are marked (the search's choices, numbered), the rest left plain, and the key says so.
     expect(page.locator("#board .value-choice")).to_have_text(["1", "2"])
-    expect(page.locator("#board .value-loss")).to_have_count(225 - 5 - 2)
+    expect(page.locator("#board .value-loss")).to_have_count(0)
+    expect(page.get_by_text("Unmarked squares lose. 1–2: the search's choices, not proved.")).to_be_visible()
     expect(
         page.get_by_role("button", name=re.compile(r"^Row 8, column (6|10), empty, 1: the search's first"))
     ).to_be_visible()
     axe(page, "15×15: the threats, a hint and the search's choices")
+    # O plays elsewhere, and X makes an open four: decisive, said once, and no square is worth marking.
+    for cell in (28, 114):
+        click_cell(page, cell)
+    expect(help_.get_by_role("listitem").first).to_contain_text("X has an open four on row 8")
+    expect(help_).not_to_contain_text("must stop it")
+    expect(page.locator("#board .value")).to_have_count(0)
+    expect(page.get_by_text("Every move loses in 2, proved.")).to_be_visible()
+    axe(page, "15×15: an open four")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_long_game_on_15x15_keeps_the_page_short_and_the_board_off_the_edges(open_page, live_server, device):
+    page = open_page(**DEVICES[device])
+    start(page, live_server, Board="15x15", Mode="hvh")
+    fold(page)
+    # 24 moves that end nothing: X and O side by side down two columns, broken every four rows.
+    moves = [r * 15 + c for r in (1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 0) for c in (3, 4)]
+    for cell in moves:
+        click_cell(page, cell)
+    # The last six moves in view, one line each; the earlier ones folded, one tap away.
+    listed = page.get_by_role("list", name="Moves", exact=True).get_by_role("listitem")
+    expect(listed).to_have_count(6)
+    heights = listed.evaluate_all("items => items.map(i => i.getBoundingClientRect().height)")
+    assert max(heights) < 2 * min(heights)
+    expect(page.get_by_text("Moves 1–18")).to_be_visible()
+    # The page as long as a couple of screens, not the four a list of every move on two lines each made.
+    assert page.evaluate("document.documentElement.scrollHeight") < 2 * DEVICES[device]["viewport"]["height"]
+    page.get_by_text("Moves 1–18").click()
+    expect(page.get_by_role("list", name="Moves 1–18").get_by_role("link")).to_have_count(18)
+    # No keys to read on a touch screen; a keyboard's desktop keeps them.
+    keys = page.locator("#keys").evaluate("k => getComputedStyle(k).display")
+    assert (keys == "none") == (device == "phone")
+    width = DEVICES[device]["viewport"]["width"]
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        drawn = box(page, "#board")
+        assert drawn["x"] >= 8 and drawn["x"] + drawn["width"] <= width - 8, scheme
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_the_board_keeps_off_the_edges_of_the_narrowest_phone(open_page, live_server):
+    page = open_page(viewport={"width": 320, "height": 640}, has_touch=True, is_mobile=True)
+    start(page, live_server, Board="15x15", Mode="hvh")
+    drawn = box(page, "#board")
+    assert drawn["x"] >= 8 and drawn["x"] + drawn["width"] <= 320 - 8
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320

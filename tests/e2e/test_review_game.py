@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from browsing import choose
+from browsing import DEVICES, choose
 from playwright.sync_api import Page, expect
 
 from webapp.engine.rules import cell_name
@@ -106,7 +106,10 @@ def test_lose_to_impossible_then_review_step_and_play_from_an_earlier_move(visit
     turning = page.locator(".move.is-turning")
     expect(turning).to_have_count(1)
     expect(turning).to_contain_text("mistake")
-    expect(turning).to_have_accessible_name(re.compile(r"^X .+, mistake, the turning point$"))
+    expect(turning).to_have_accessible_name(re.compile(rf"^{k}\. X .+, mistake, the turning point$"))
+    # One numbering: the list's entry, the review's sentence and the link's at= all name that move k.
+    expect(turning.locator(".move-number")).to_have_text(f"{k}.")
+    expect(turning).to_have_attribute("href", re.compile(rf"[?&]at={k}(&|$)"))
     # The board shows the position before it, the square played and the better ones.
     expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k - 1} of \d: O .+ X to move\.$"))
     expect(page.locator("#board .is-played")).to_contain_text("Mistake")
@@ -200,8 +203,10 @@ def test_a_shared_link_opens_in_a_fresh_browser_without_touching_its_game(visito
     expect(page.get_by_role("heading", name="Game tree", level=1)).to_be_visible()
     page.get_by_role("link", name="Review the moves to here").click()
     expect(page).to_have_url(re.compile(r"/review\?moves=4\.1\.0\.8\.6$"))
-    # The visitor's own game is still the empty board it got on arrival.
-    page.get_by_role("link", name="Back to your game").click()
+    # A visitor who came by the link has no game of their own yet: the way to the game says so. Their board is
+    # still the empty one they got on arrival.
+    expect(page.get_by_role("link", name="Back to your game")).to_have_count(0)
+    page.get_by_role("link", name="Start a game").click()
     expect(page.locator("#board")).to_have_attribute("data-board", ".........")
     expect(page.get_by_role("list", name="Moves")).to_have_count(0)
 
@@ -252,3 +257,45 @@ def test_screenshot_of_the_game_with_its_moves_on_a_desktop(open_page, live_serv
     play_cells(page, 0, 3, 1, 4, 2)
     expect(page.get_by_role("link", name="Review", exact=True)).to_be_visible()
     shoot(page, "game-with-moves-desktop-dark")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_big_boards_review_names_the_move_that_let_the_win_through(open_page, live_server, device):
+    # 15×15: X builds an open three on row 8 while O plays in the corners; X then makes an open four and five.
+    page = open_page(base_url=live_server, **DEVICES[device])
+    page.goto("/review?board=15x15&moves=112.0.113.14.114.210.115.224.116")
+    expect(page.locator(".review-summary")).to_have_text(
+        "O's move 6, the bottom-left corner, let X win by force; row 8, column 7 or 11 was better."
+    )
+    expect(where(page)).to_have_text("You are looking at move 5 of 9: X row 8, column 10. O to move.")
+    expect(page.locator(".review-explain")).to_contain_text("Move 6, O bottom-left, was a mistake")
+    moves = page.get_by_role("list", name="Moves")
+    expect(moves.locator(".is-turning")).to_have_accessible_name("6. O bottom-left, mistake, the turning point")
+    # "best" only where it is proved: the five. O's last move could not stop the open four: not graded.
+    expect(moves.get_by_role("link", name=re.compile(r", best$"))).to_have_count(1)
+    expect(moves.get_by_role("link", name="8. O bottom-right, unclear")).to_be_visible()
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        expect(page.locator("#board .is-better")).to_have_count(2)
+        assert page.evaluate("document.documentElement.scrollWidth") <= DEVICES[device]["viewport"]["width"]
+
+
+def test_choosing_a_move_in_the_list_keeps_the_focus_on_it(open_page, live_server):
+    page = open_page(base_url=live_server, viewport=DESKTOP)
+    start_hvh(page)
+    play_cells(page, 4, 0, 8, 2)
+    # From the game's own list, with the keyboard: the position's page opens with the focus on that move.
+    page.get_by_role("list", name="Moves").get_by_role("link", name="2. O top-left").focus()
+    page.keyboard.press("Enter")
+    expect(where(page)).to_have_text("You are looking at move 2 of 4: O top-left. X to move.")
+    chosen = page.locator(".move-list [aria-current='step']")
+    expect(chosen).to_be_focused()
+    # So the arrow keys step at once, without a Tab first.
+    page.keyboard.press("ArrowRight")
+    expect(where(page)).to_have_text(re.compile(r"^You are looking at move 3 of 4"))
+    expect(chosen).to_be_focused()
+    # And in the list of a review, choosing another move keeps the focus on it too.
+    page.get_by_role("list", name="Moves").get_by_role("link", name="1. X centre").focus()
+    page.keyboard.press("Enter")
+    expect(where(page)).to_have_text(re.compile(r"^You are looking at move 1 of 4"))
+    expect(chosen).to_be_focused()

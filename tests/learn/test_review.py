@@ -1,4 +1,5 @@
 import random
+import time
 
 import pytest
 from support import rank, reachable_boards, reference_analysis, unfinished_boards
@@ -6,7 +7,6 @@ from support import rank, reachable_boards, reference_analysis, unfinished_board
 from webapp.engine.boards import BY_KEY
 from webapp.engine.rules import other, parse
 from webapp.learn.review import (
-    UNCLEAR,
     JunkMovesError,
     MoveAfterEndError,
     Outlook,
@@ -219,14 +219,18 @@ def test_explanations():
 # --- words and drawings ------------------------------------------------------------------------
 
 
-def test_the_move_list_comes_in_rounds_with_grades():
+def test_the_move_list_numbers_every_move_as_the_review_does():
     moves = parse_moves("4.1.0")
-    rows = move_list(moves, review(moves).moves)
-    assert [[(i.number, i.words, i.grade) for i in row] for row in rows] == [
-        [(1, "X centre", "best"), (2, "O top", "mistake")],
-        [(3, "X top-left", "best")],
+    game = review(moves)
+    items = move_list(moves, game.moves)
+    assert [(i.number, i.words, i.grade) for i in items] == [
+        (1, "1. X centre", "best"),
+        (2, "2. O top", "mistake"),
+        (3, "3. X top-left", "best"),
     ]
-    assert [[i.grade for i in row] for row in move_list(moves)] == [["", ""], [""]]
+    # The list names a move by the number the review's sentence gives it.
+    assert explain(game.moves[1]).startswith(f"Move {items[1].number}, O top,")
+    assert [i.grade for i in move_list(moves)] == ["", "", ""]
 
 
 def test_the_board_marks_the_move_played_next_and_the_better_ones():
@@ -319,15 +323,17 @@ def test_a_bad_move_list_is_judged_against_its_own_board(board, text, error, wor
         parse_moves(text, board)
 
 
-def test_on_a_board_that_is_not_solved_only_what_the_lines_prove_is_graded():
+def test_a_four_left_open_on_a_big_board_is_a_mistake_with_the_block_as_the_better_move():
     game = review(parse_moves(TOP_ROW_RACE + ".10.4", B7), board=B7)
     grades = [move.grade for move in game.moves]
-    # O's 10 leaves X's win at 4 open: a loss in 2, proved, but whether blocking held is not.
-    assert grades == ["unclear"] * 7 + ["unclear", "best"]
-    assert game.moves[7].value == Outlook("loss", 2) and not game.moves[7].best.is_proved
+    # O's 10 leaves X's four open (X completes at 4): proved to lose in 2, where the block at 4 is not.
+    assert grades[7:] == ["mistake", "best"]
+    assert game.moves[7].value == Outlook("loss", 2) and game.moves[7].best_cells == (4,)
     assert game.moves[8].value == game.moves[8].best == Outlook("win", 1)
-    assert game.turning is None and game.unclear == 8
-    assert "No mistake is proved" in game.summary and "1 of 9 moves are graded" in game.summary
+    assert game.turning == game.moves[7]
+    assert game.summary == "O's move 8, row 2, column 4, left a four open for X; row 1, column 5 blocked it."
+    # "best" is said of no move but the one that makes five.
+    assert [move.number for move in game.moves if move.grade == "best"] == [9]
 
 
 def test_a_missed_win_at_once_that_loses_at_once_is_a_proved_blunder():
@@ -340,34 +346,50 @@ def test_a_missed_win_at_once_that_loses_at_once_is_a_proved_blunder():
         Outlook("loss", 2),
         "blunder",
     )
-    assert game.turning == move
-    assert "X was winning until move 9" in game.summary
+    # The game goes on, so the first mistake of either side is the one to look at: O's, a move before.
+    assert game.turning == game.moves[7]
+    assert explain(move, 7) == (
+        "Move 9, X bottom-right, was a blunder: it gives up a win and lets O win at once. "
+        "Better: row 1, column 5, which wins at once."
+    )
 
 
-def test_a_missed_win_that_leaves_nothing_proved_is_not_graded_but_said():
-    # Only move 7 of X's: X could win at 4 but plays far away, and O has no four to finish.
+def test_a_missed_win_at_once_is_a_mistake_even_when_nothing_else_is_proved():
+    # X could win at 4 but plays far away, and O has no four to finish.
     game = review(parse_moves("0.7.1.8.2.9.3.14.48", B7), board=B7)
     move = game.moves[8]
-    assert move.grade == "unclear" and move.best == Outlook("win", 1)
+    assert (move.grade, move.best, move.best_cells) == ("mistake", Outlook("win", 1), (4,))
     assert explain(move, 7) == (
-        "Move 9, X bottom-right, is not graded: X could have won at once on the top edge, row 1, column 5; "
-        "whether this move still wins is not proved."
+        "Move 9, X bottom-right, was a mistake: it gives up a win. Better: row 1, column 5, which wins at once."
     )
+
+
+def test_an_open_three_left_alone_is_the_mistake_and_the_moves_after_it_are_not_called_best():
+    # 15×15: X builds an open three on row 8 while O plays in the corners; X then makes an open four and five.
+    moves = parse_moves("112.0.113.14.114.210.115.224.116", B15)
+    game = review(moves, board=B15)
+    grades = [move.grade for move in game.moves]
+    assert grades[5] == "mistake" and game.moves[5].best_cells  # O's 210 lets the three become an open four
+    assert game.turning == game.moves[5]
+    assert game.summary.startswith("O's move 6, the bottom-left corner, let X win by force; ")
+    # O's last move could not stop the open four: not graded, and never "best".
+    assert grades[7] == "unclear" and game.moves[7].why == "lost"
+    assert "no move tried could stop" in explain(game.moves[7], 15)
+    assert [move.number for move in game.moves if move.grade == "best"] == [9]
 
 
 def test_two_open_wins_at_once_mean_every_move_loses():
     # 7×7: O has 7 to 10 with 11 open and 14 to 17 with 18 open; X, to move, has no win at once.
     moves = parse_moves("0.7.1.8.2.9.5.10.21.14.22.15.23.16.28.17", B7)
-    graded = review(moves, board=B7).moves
     pos = positions(moves, B7)[-1]
     last = proved_at_once(pos)
     assert set(last.values()) == {Outlook("loss", 2)}
-    assert all(move.grade != "mistake" for move in graded)
 
 
-@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("seed", range(12))
 def test_a_proved_grade_on_a_big_board_is_never_contradicted_by_the_rules(seed):
-    """Random 7×7 games: a move graded "win in 1" completes a line; "loss in 2" lets the opponent complete one."""
+    """Random 7×7 games: "win in 1" completes a line; a loss in 2 lets the opponent complete one; a missed win
+    had one at once or by force; the better moves of a mistake are empty squares."""
     rng = random.Random(seed)
     pos = positions((), B7)[0]
     moves = []
@@ -382,8 +404,19 @@ def test_a_proved_grade_on_a_big_board_is_never_contradicted_by_the_rules(seed):
             assert after.winner == move.mover
         elif move.value == Outlook("loss", 2):
             assert any(after.play(reply).winner == other(move.mover) for reply in after.legal_moves())
-        else:
-            assert move.value == UNCLEAR and move.grade == "unclear"
+        if move.grade == "best":
+            assert after.winner == move.mover
+        if move.is_error:
+            assert move.best_cells and all(before.board[cell] == "." for cell in move.best_cells)
+            assert move.value.result == "loss" or move.why == "missed"
+
+
+def test_a_long_big_board_review_stays_within_its_budget():
+    moves = full_board_draw(15)
+    start = time.process_time()
+    game = review(moves, board=B15)
+    assert time.process_time() - start < 1.0
+    assert len(game.moves) == 225 and game.final.is_draw()
 
 
 def endgame_only(real):
@@ -414,13 +447,15 @@ def test_where_analyze_proves_nothing_a_solved_board_is_not_graded_either(monkey
 
 
 def test_the_move_list_and_the_board_speak_of_the_big_board():
-    moves = parse_moves("112.0.113", B15)
-    assert [[item.words for item in row] for row in move_list(moves, n=15)] == [
-        ["X centre", "O top-left"],
-        ["X row 8, column 9"],
+    moves = parse_moves("112.0.113.4", B15)
+    assert [item.words for item in move_list(moves, n=15)] == [
+        "1. X centre",
+        "2. O top-left",
+        "3. X row 8, column 9",
+        "4. O row 1, column 5",  # no "top edge" before a row and column that say it
     ]
-    cells = board_cells(positions(moves, B15)[-1], last=113)
-    assert len(cells) == 225 and cells[113].label == "Row 8, column 9, X, the last move"
+    cells = board_cells(positions(moves, B15)[-1], last=4)
+    assert len(cells) == 225 and cells[113].label == "Row 8, column 9, X"
 
 
 def test_a_line_of_play_is_found_on_a_big_board_and_given_up_when_there_is_none():
@@ -429,3 +464,16 @@ def test_a_line_of_play_is_found_on_a_big_board_and_given_up_when_there_is_none(
     # X has five in a row on the top row, and O has as many marks: no game can reach it.
     with pytest.raises(ValueError, match="No game reaches"):
         line_to("XXXXX" + "." * 2 + "OOOOO" + "." * 37)
+
+
+def full_board_draw(n: int, seed: int = 0) -> tuple[int, ...]:
+    """A legal game that fills the n×n board with no five in a row: pairs of marks in rows shifted against each
+    other, played in a random order. Its forced wins, found and missed all game long, make it costly to review."""
+    pattern = "XXOO" * n
+    board = "".join(pattern[(row * 2 + row // 2) % 4 :][:n] for row in range(n))
+    xs = [i for i, c in enumerate(board) if c == "X"]
+    os = [i for i, c in enumerate(board) if c == "O"]
+    rng = random.Random(seed)
+    rng.shuffle(xs)
+    rng.shuffle(os)
+    return tuple(xs[i // 2] if i % 2 == 0 else os[i // 2] for i in range(n * n))

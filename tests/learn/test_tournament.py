@@ -120,7 +120,7 @@ def test_the_tournament_page_without_measurements_says_so(client, measured_at, t
     measured_at(tmp_path / "missing.json")
     response = client.get("/tournament")
     assert response.status_code == 200
-    assert "The figures for the bigger boards are not measured yet." in response.get_data(as_text=True)
+    assert "The results on the bigger boards are not measured yet." in response.get_data(as_text=True)
 
 
 def test_the_tournament_page_with_a_broken_file_still_shows_3x3(client, measured_at, tmp_path):

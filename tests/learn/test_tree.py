@@ -369,7 +369,8 @@ def test_a_proved_loss_on_a_big_board_is_shown_when_preferred_or_opened(monkeypa
 def test_the_big_board_tree_page_counts_the_proved_losses_it_leaves_out(client, monkeypatch):
     fake_search(monkeypatch, proved={5: ("loss", 2), 6: ("loss", 2)}, preferred=(24,))
     html = client.get("/tree?board=7x7").get_data(as_text=True)
-    assert "The 2 other moves are proved to lose, so they are left out too." in html
+    assert "The 46 other moves are unclear and not Hard’s choice, so they are left out." in html
+    assert "The 2 moves proved to lose are left out too." in html
     assert html.count('class="tree-node') == 1  # the preferred move's card alone
 
 
@@ -463,7 +464,9 @@ def test_the_page_says_how_far_the_search_looked_and_labels_every_figure_an_esti
     reply = big.view(position(QUIET_7).play(move).board, QUICK)
     html = client.get(f"/tree?board={QUIET_7}&path={move}").get_data(as_text=True)
     # What a move ahead is, said once; then each opened position's search, in its own side's moves.
-    assert html.count("one move is one side’s turn (a ply), so 4 moves ahead is 2 by each side") == 1
+    assert html.count("One move is one side’s turn, so looking 4 moves ahead is 2 by each side") == 1
+    turn, summary = html.index("One move is one side’s turn"), html.index("<summary>How this is counted</summary>")
+    assert summary < turn < html.index("</details>") < html.index("tree-children")
     o_moves, x_moves = (root.depth + 1) // 2, root.depth // 2
     assert f"Hard looked {root.depth} moves ahead ({o_moves} by O, {x_moves} by X) and weighed {root.nodes:,} " in html
     assert f"Hard looked {reply.depth} moves ahead ({(reply.depth + 1) // 2} by X, {reply.depth // 2} by O)" in html
@@ -555,8 +558,8 @@ def test_one_move_left_out_is_said_in_the_singular(client, monkeypatch):
     # Every square but the centre and the last corner proved lost; the search prefers the centre.
     fake_search(monkeypatch, proved={cell: ("loss", 2) for cell in range(48) if cell != 24}, preferred=(24,))
     html = client.get("/tree?board=7x7&path=24").get_data(as_text=True)
-    assert "The 1 other move is unclear and the search does not prefer it, so it is left out." in html
-    assert "The 1 other reply is unclear and not preferred by the search." in html
+    assert "The 1 other move is unclear and not Hard’s choice, so it is left out." in html
+    assert "The 1 other reply is unclear and not Hard’s choice, so it is left out." in html
 
 
 def test_the_first_reply_says_why_it_needs_no_look_ahead(monkeypatch):

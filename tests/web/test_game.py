@@ -8,7 +8,7 @@ from webapp.solver import candidates
 from webapp.web import state
 
 OUT_OF_DATE = "This page is out of date. Reload it and try again."
-STALE = "The game changed in another tab or window"
+STALE = "The game had changed since this page was drawn; here it is as it is now."
 
 # --- the page and the fragment ---------------------------------------------------------------
 
@@ -89,9 +89,9 @@ BAD_MOVES = [
     ({"cell": "0", "game": None}, 400, OUT_OF_DATE),
     ({"cell": "0", "game": "two"}, 400, OUT_OF_DATE),
     ({"cell": "0", "game": "9" * 5000}, 400, OUT_OF_DATE),
-    ({"cell": "0", "game": Table().digest}, 409, STALE),
-    ({"cell": "0", "game": Table(moves=(0, 4)).digest}, 409, STALE),
 ]
+# From a page another tab or window overtook: refused, but not as the player's error.
+STALE_MOVES = [{"cell": "0", "game": Table().digest}, {"cell": "0", "game": Table(moves=(0, 4)).digest}]
 
 
 def bad_form(client, form: dict) -> dict:
@@ -110,6 +110,16 @@ def test_a_bad_move_with_htmx_is_refused_with_a_message(client, midgame, form, s
     assert 'role="alert"' in html
     assert board_of(response) == midgame
     assert page(client) == midgame
+
+
+@pytest.mark.parametrize("headers", [HX, {}], ids=["htmx", "no-js"])
+@pytest.mark.parametrize("form", STALE_MOVES)
+def test_a_move_from_an_overtaken_page_brings_it_up_to_date_without_an_error(client, midgame, form, headers):
+    response = client.post("/move", data=form, headers=headers)
+    assert response.status_code == (409 if headers else 303)
+    html = (response if headers else client.get("/")).get_data(as_text=True)
+    assert STALE in html and 'role="alert"' not in html and "is-error" not in html
+    assert board_of(client.get("/")) == midgame
 
 
 @pytest.mark.parametrize(("form", "status", "message"), BAD_MOVES)
@@ -167,10 +177,13 @@ def test_the_same_form_sent_twice_applies_once(client, headers, setup, path, fie
     assert first.status_code in (200, 303)
     after_one = page(client)
     second = client.post(path, data=form, headers=headers)
-    assert second.status_code == (409 if headers else 303)
+    # The same move again is the move already played: no refusal at all. Anything else is refused as overtaken.
+    assert second.status_code == (303 if not headers else 200 if path == "/move" else 409)
+    said = (second if headers else client.get("/")).get_data(as_text=True)
     assert page(client) == after_one or path == "/new"  # a second new game from the same page is the same game
+    assert 'role="alert"' not in said
+    assert (STALE in said) == (path != "/move")
     if headers and path != "/new":
-        assert STALE in second.get_data(as_text=True)
         assert board_of(second) == after_one  # the page as it is now
 
 
@@ -305,20 +318,20 @@ def test_undo_is_disabled_only_when_there_is_nothing_to_undo(client):
 
 def test_computer_vs_computer_steps_and_pauses(client):
     response = send(client, "/new", mode="cvc", x_level="minimax", o_level="random", headers=HX)
-    assert 'hx-trigger="load delay:500ms, retry"' in response.get_data(as_text=True)  # it plays itself
+    assert 'hx-trigger="next, retry"' in response.get_data(as_text=True)  # it plays itself, at app.js's pace
     before = page(client)["game"]
     stepped = send(client, "/step", headers=HX)
     assert board_of(stepped)["ply"] == "1"
     stale = client.post("/step", data={"game": before}, headers=HX)
     assert stale.status_code == 409
     paused = send(client, "/pause", paused=1, headers=HX)
-    assert "load delay" not in paused.get_data(as_text=True)
+    assert "autoplay" not in paused.get_data(as_text=True)
     assert "Paused." in paused.get_data(as_text=True)
     assert ">Resume<" in paused.get_data(as_text=True)
     send(client, "/step", headers=HX)  # the Step button steps while paused
     assert page(client)["ply"] == "2"
     resumed = send(client, "/pause", paused=0, headers=HX)
-    assert "load delay" in resumed.get_data(as_text=True)
+    assert 'class="autoplay"' in resumed.get_data(as_text=True)
 
 
 def test_pause_and_step_are_refused_outside_computer_vs_computer(client):
@@ -341,24 +354,72 @@ def test_move_values_show_on_every_empty_square_and_are_remembered(client):
     assert send(client, "/values", show=2, headers=HX).status_code == 400
 
 
+def marked(html: str) -> list[str]:
+    return re.findall(r'id="cell-(\d)"\s+class="cell[^"]*is-pick', html)
+
+
 def test_the_hint_marks_the_only_move_that_keeps_the_result(client):
     send(client, "/new", mode="hvh")
     play(client, 0, 3, 1)  # X X . / O . . / . . .  -- O must block at 2
     html = client.get("/?hint=1", headers=HX).get_data(as_text=True)
-    assert re.findall(r'id="cell-(\d)"\s+class="cell[^"]*is-hint', html) == ["2"]
-    assert re.findall(r'id="cell-(\d)"\s+class="cell[^"]*is-pick', html) == ["2"]
+    assert marked(html) == ["2"]
     assert "Hint: every move loses; the marked corner holds out longest." in html
+
+
+@pytest.mark.parametrize(
+    ("moves", "words"),
+    [
+        ((), "Hint: all draw; the marked corner gives O most ways to slip."),
+        ((4, 8), "Hint: all draw; the marked edge gives O most ways to slip."),
+        ((0, 4), "Hint: all draw; the two marked edges give O most ways to slip."),
+        ((0, 8), "Hint: the two marked corners win in 3 of your moves."),
+    ],
+)
+def test_a_hint_marks_one_move_or_up_to_three_equal_ones_and_says_which(client, moves, words):
+    send(client, "/new", mode="hvh")
+    play(client, *moves)
+    html = client.get("/?hint=1").get_data(as_text=True)
+    assert 1 <= len(marked(html)) <= 3
+    assert (len(marked(html)) > 1) == ("two" in words or "three" in words)
+    assert words in html
 
 
 def test_the_hint_agrees_with_the_move_values(client):
     send(client, "/values", show=1)
     html = client.get("/?hint=1").get_data(as_text=True)
-    # All nine keep the draw; the computer would take a corner, and the page says why.
-    assert len(re.findall(r'class="cell[^"]*is-hint', html)) == 9
-    assert re.findall(r'id="cell-(\d)"\s+class="cell[^"]*is-pick', html) == ["0", "2", "6", "8"]
-    assert "Hint: all draw; the marked corners give O most ways to slip." in html
-    # What the square shows ("Best") is in its name too.
+    # All nine keep the draw; of the corners the computer would take, one is marked, and the words say so.
+    assert marked(html) == ["0"]
+    assert "Hint: all draw; the marked corner gives O most ways to slip." in html
+    # What the square shows ("draw" and "Best") is in its name too.
     assert 'aria-label="Row 1, column 1, empty, draw, Best move"' in html
+
+
+def test_undo_at_the_end_then_playing_on_is_said_to_be_practice(client):
+    send(client, "/new", mode="hvh", start=1)
+    play(client, 0, 3, 1, 4, 2)  # X X X / O O . / . . .: X wins, and the win is counted
+    undone = send(client, "/undo", headers=HX).get_data(as_text=True)
+    assert "This game is already in the score; playing on from here is practice." in undone
+    assert 'role="alert"' not in undone
+    # Each move of the replay says so; its end says the result is not counted again, and it is not.
+    assert "is practice" in send(client, "/move", cell=8, headers=HX).get_data(as_text=True)
+    ended = send(client, "/move", cell=5, headers=HX).get_data(as_text=True)  # O: O O O on the middle row
+    assert "Practice: this game was already in the score, so this result is not counted again." in ended
+    score = client.get("/").get_data(as_text=True)
+    assert re.search(r"<dt>X</dt><dd>1</dd>", score) and re.search(r"<dt>O</dt><dd>0</dd>", score)
+    # A fresh game says nothing of the kind.
+    send(client, "/new", start=1)
+    assert "practice" not in send(client, "/move", cell=4, headers=HX).get_data(as_text=True).lower()
+
+
+def test_a_question_says_what_would_change(client):
+    send(client, "/new", mode="hvc", start=1)
+    play(client, 4)
+    side = send(client, "/new", human="O", headers=HX).get_data(as_text=True)
+    assert "Start a new game as O? This one will be abandoned." in side
+    mode = send(client, "/new", mode="hvh", headers=HX).get_data(as_text=True)
+    assert "Start a new Human vs Human game? This one will be abandoned." in mode
+    board = send(client, "/new", board="7x7", headers=HX).get_data(as_text=True)
+    assert "Start a new 7×7 game? This one will be abandoned." in board
 
 
 def test_the_score_counts_wins_and_can_be_reset_after_a_yes(client):
@@ -367,7 +428,7 @@ def test_the_score_counts_wins_and_can_be_reset_after_a_yes(client):
     html = client.get("/").get_data(as_text=True)
     assert re.search(r"<dt>X</dt><dd>1</dd>", html)
     asked = send(client, "/score/reset", headers=HX)
-    assert "Reset the Human vs Human score to nothing?" in asked.get_data(as_text=True)
+    assert "Reset the Human vs Human score?" in asked.get_data(as_text=True)
     assert re.search(r"<dt>X</dt><dd>1</dd>", client.get("/").get_data(as_text=True))
     send(client, "/score/reset", confirm=1)
     assert re.search(r"<dt>X</dt><dd>0</dd>", client.get("/").get_data(as_text=True))
@@ -568,7 +629,7 @@ def test_the_board_dropdown_starts_a_game_on_the_board_chosen(client):
     assert '<option value="7x7" selected>7×7</option>' in html
     assert '<option value="minimax">Hard</option>' in html and ">Impossible<" not in html
     assert "<strong>Hard</strong> searches ahead under a time limit" in html
-    assert "7×7: five in a row wins." in html
+    assert '<p class="rule">Five in a row wins.</p>' in html  # the rule under the new board
     assert 'aria-label="Row 7, column 7, empty"' in html
     assert '<span id="setup-summary" hx-swap-oob="innerHTML">vs computer · you play X</span>' in html
     page_html = client.get("/").get_data(as_text=True)

@@ -75,14 +75,14 @@ def test_a_path_opens_the_moves_along_it_without_javascript(client):
 
 
 @pytest.mark.parametrize("pruning", [True, False])
-def test_the_pruning_switch_greys_out_what_alpha_beta_skipped(client, pruning):
+def test_the_pruning_button_greys_out_what_alpha_beta_skipped(client, pruning):
     query = "&pruning=1" if pruning else ""
     html = html_of(client.get(f"/tree?path=0{query}"))
     # After X in a corner alpha-beta tries O in the centre first, which draws, and skips the other seven.
     assert html.count("Skipped by alpha-beta") == (7 if pruning else 0)
     assert html.count('class="tree-node is-pruned"') == (7 if pruning else 0)
     assert f'aria-pressed="{"true" if pruning else "false"}"' in html
-    # Every link keeps the switch as it is.
+    # Every link keeps the pruning as it is, on or off.
     assert ("pruning=1" in html.split('aria-label="Moves from the position above"')[1]) == pruning
 
 
@@ -96,7 +96,7 @@ def test_opening_a_move_with_htmx_sends_that_move_with_its_replies(client, heade
     if headers:
         assert html.lstrip().startswith('<li class="tree-node is-open" id="node-4">')
         assert html.count("<li ") == 9  # the move and its eight replies
-        assert 'name="path" value="4" hx-swap-oob=' in html  # the pruning switch keeps this move open
+        assert 'name="path" value="4" hx-swap-oob=' in html  # the pruning button keeps this move open
         assert "<html" not in html
     else:
         assert "<html" in html and "<h1>Game tree</h1>" in html
@@ -186,9 +186,44 @@ def test_the_figures_are_a_table_and_a_log_scale_chart(client):
     for nodes in ("549,946", "20,866", "2,080", "243"):
         assert f"<td>{nodes}</td>" in html  # in the table
         assert re.search(rf'<text class="chart-count[^"]*"[^>]*>{nodes}</text>', html)  # on its bar
-    assert re.search(r'<svg class="chart" viewBox="[^"]+" role="img" aria-label="Nodes visited[^"]*549,946', html)
+    assert re.search(
+        r'<svg class="chart" width="100%" height="[\d.]+" role="img" aria-label="Nodes visited[^"]*549,946', html
+    )
     assert html.count('<rect class="chart-bar"') == 4
     assert "<title>Nodes visited" in html
+
+
+# What the page calls each figure the tree page also shows, and the tree page's label for it.
+SHARED = {"549,946": "Plain minimax", "2,080": "Alpha-beta with move ordering"}
+
+
+def test_a_figure_has_the_same_name_on_the_tree_and_the_numbers(client):
+    tree, figures = html_of(client.get("/tree")), html_of(client.get("/numbers"))
+    for figure, name in SHARED.items():
+        assert f"<dt>{name}</dt><dd>{figure}</dd>" in tree
+        assert f'<tr><th scope="row">{name}</th><td>{figure}</td></tr>' in figures
+        assert re.search(rf'<tspan x="0">{name}</tspan></text>\s*<rect class="chart-bar"', figures)  # its bar
+    for name in ("Plain minimax", "Alpha-beta", "Alpha-beta with move ordering"):
+        assert f"<li><strong>{name}</strong>" in figures  # each said once, in what it does
+    assert "switch" not in tree  # the pruning button is a button, named as it reads
+    assert "Show what alpha-beta skips" in tree
+
+
+# A note to ourselves: a command, a date, a seed, a CPU time or how a figure was measured.
+NOTES = re.compile(
+    r"python -m|--\w|\b20\d\d-\d\d-\d\d\b|\bseed\b|\bCPU\b|\d s of|by a script|per server process|\bms\b|\(ms\)"
+)
+
+
+@pytest.mark.parametrize("path", ["/tree", "/tree?board=15x15", "/tree?board=4x4", "/numbers", "/tournament"])
+def test_the_learning_pages_talk_to_players(client, path):
+    html = html_of(client.get(path))
+    text = re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style|head)\b.*?</\1>", " ", html, flags=re.S))
+    assert not NOTES.search(text), NOTES.search(text)
+    for paragraph in re.findall(r"<p\b[^>]*>(.*?)</p>", html, re.S):
+        words = re.sub(r"<[^>]+>", "", paragraph)
+        # Sentences end at a full stop before a space and a capital, or at the paragraph's end.
+        assert len(re.findall(r"[.!?](?=\s+[A-Z“]|\s*$)", words.strip())) <= 3, words
 
 
 @pytest.mark.parametrize("headers", [HX, {}], ids=["htmx", "no-js"])

@@ -138,10 +138,33 @@ def test_move_values_on_a_big_board_show_what_is_proved_and_number_the_searchs_c
     assert shown.cells[4].value == "W1" and shown.cells[4].result == "win"
     assert shown.cells[4].label == "Row 1, column 5, empty, W1, win in 1 move"  # what it shows, then what it means
     assert [c.index for c in shown.cells if c.value] == [4]  # no "?" on every other square
-    assert shown.hint == "Proved: W3 wins in 3 moves, L2 loses in 2. 1–3: the search's choices, not proved."
+    # The key names what the board shows, and nothing else.
+    assert shown.hint == "Proved: W1 wins in 1 (moves of both sides)."
     # Beside the board, the threats: X's four on the top row (O's three on the third has the edge at one end).
     assert shown.facts.threats == ("X has a four on row 1, columns 1–4: it makes five at row 1, column 5.",)
     assert shown.facts.forced == ("X, to move, wins at once at row 1, column 5: five in a row.",)
+
+
+def values_of(*moves: int, board: str = "15x15"):
+    return game_view(Table(settings=Settings(board=board, mode="hvh"), moves=moves, show_values=True))
+
+
+def test_when_most_moves_lose_the_values_mark_those_that_do_not():
+    # 15×15, O to move: X's open three on row 8 makes an open four unless O blocks an end.
+    shown = values_of(111, 0, 112, 14, 113)
+    assert {c.result for c in shown.cells if c.value} <= {"choice", "unclear"}
+    assert {110, 114} <= {c.index for c in shown.cells if c.value}
+    assert shown.hint.startswith("Unmarked squares lose.") and "L2" not in shown.hint
+
+
+def test_when_every_move_loses_alike_no_square_shows_a_value_and_the_key_says_so():
+    # 15×15, O to move: X has an open four on row 8; every move loses in 2.
+    shown = values_of(111, 0, 112, 14, 113, 28, 114)
+    assert [c for c in shown.cells if c.value] == []
+    assert shown.hint == "Every move loses in 2, proved."
+    # The threats beside the board say it once: the open four, decisive, and no forced win to "stop" as well.
+    assert shown.facts.threats[0].startswith("X has an open four on row 8")
+    assert not any("must stop it" in line for line in shown.facts.forced)
 
 
 def test_move_values_on_a_quiet_big_board_number_the_searchs_first_choices():
@@ -153,16 +176,24 @@ def test_move_values_on_a_quiet_big_board_number_the_searchs_first_choices():
     # Nothing is proved yet: only the choices carry a value. (Board order against rank order: which cell the
     # search ranks first depends on the depth its clock reached.)
     assert sorted(c.index for c in shown.cells if c.value) == sorted(c.index for c in choices)
+    assert shown.hint == "1–3: the search's choices, not proved."
     assert shown.facts.threats == () and shown.facts.forced[0].startswith("No forced win was found")
 
 
 def test_a_hint_where_nothing_is_proved_gives_the_searchs_preference_as_such():
     view = game_view(table(board="7x7", mode="hvh"), hint=True)
     picks = [c for c in view.cells if c.is_pick]
-    assert picks and not any(c.is_hint and not c.is_pick for c in view.cells)
+    assert len(picks) == 1
     assert all(not c.is_proved and c.label.endswith(", Pick: the search's choice, not proved") for c in picks)
     assert "Best move" not in " ".join(c.label for c in view.cells)
     assert view.hint.startswith("Hint: the search prefers") and view.hint.endswith("; nothing is proved.")
+
+
+def test_a_hint_in_a_lost_big_board_marks_the_moves_that_hold_out_not_every_losing_square():
+    # X's open four: every move loses in 2, and the search would block an end of it.
+    view = game_view(table(111, 0, 112, 14, 113, 28, 114, board="15x15", mode="hvh"), hint=True)
+    assert [c.index for c in view.cells if c.is_pick] == [110, 115]
+    assert view.hint == "Hint: every move loses; the two marked squares hold out longest."
 
 
 def test_a_hint_on_a_big_board_is_exact_where_a_win_is_proved():

@@ -133,7 +133,9 @@ def test_the_live_board_lists_its_moves_and_links_each_position(client):
     play(client, 4, 0, 8)
     html = text(client.get("/"))
     moves = re.search(r'<ol class="move-list".*?</ol>', html, re.S).group(0)
-    assert [m for m in re.findall(r">([XO] [a-z-]+)<", moves)] == ["X centre", "O top-left", "X bottom-right"]
+    # Numbered move by move, as the review, the status and at= in the links number them.
+    entries = re.findall(r'<span class="move-number">(\d+)\.</span> ([XO] [a-z-]+)', moves)
+    assert entries == [("1", "X centre"), ("2", "O top-left"), ("3", "X bottom-right")]
     assert '<a class="move" href="/?moves=4.0.8&amp;at=2">' in moves
     assert 'href="/?moves=4.0.8&amp;at=3" aria-current="step"' in moves
     assert 'id="step-back" href="/?moves=4.0.8&amp;at=2"' in html
@@ -186,7 +188,7 @@ def test_a_bad_link_gets_a_friendly_400(client, route, query, message):
     html = text(response)
     assert "This link does not hold a game" in html
     assert message in html
-    assert "Start a new game" in html and 'href="/"' in html
+    assert "Start a new game" in html and "Back to your game" in html  # the visitor has a game of their own
     assert f'<input type="hidden" name="game" value="{digest(client)}">' in html  # the New game form works
     for python in ("Traceback", "Error", "'", "None"):
         assert python not in html.split("<main", 1)[1]
@@ -435,7 +437,7 @@ def test_a_position_on_a_big_board_is_drawn_with_its_own_squares_and_links(clien
     html = text(response)
     assert board_of(response)["board"] == "XX.....O" + "." * 41
     assert html.count('<li class="cell') == 49 and "review-board-7" in html
-    assert "You are looking at move 3 of 9: X top edge, row 1, column 2. O to move." in html
+    assert "You are looking at move 3 of 9: X row 1, column 2. O to move." in html
     # Every link from the page keeps the board: the steps, the move list, the review, the share link.
     assert f'href="/?board=7x7&amp;moves={RACE_7}&amp;at=4"' in html
     assert f'href="/review?at=3&amp;board=7x7&amp;moves={RACE_7}"' in html
@@ -445,26 +447,29 @@ def test_a_position_on_a_big_board_is_drawn_with_its_own_squares_and_links(clien
 
 def test_the_review_of_a_big_board_grades_only_what_is_proved(client):
     html = text(client.get(f"/review?board=7x7&moves={RACE_7}"))
-    assert "No mistake is proved. On 7×7 only what the lines show at once is proved" in html
-    assert "1 of 9 moves are graded" in html
-    assert html.count('<span class="grade">unclear</span>') == 8
+    # O's 10 left X's four open: the one mistake, proved, and the block named; X's five is the one best move.
+    assert "O&#39;s move 8, row 2, column 4, left a four open for X; row 1, column 5 blocked it." in html
+    assert html.count('<span class="grade">mistake</span>') == 1
     assert html.count('<span class="grade">best</span>') == 1
-    for claim in ("mistake</span>", "blunder</span>", "good</span>"):
+    assert html.count('<span class="grade">unclear</span>') == 7
+    for claim in ("blunder</span>", "good</span>"):
         assert claim not in html
 
 
-def test_a_big_boards_move_not_graded_says_what_is_proved(client):
-    # O's 10 left X's win at 4 open: the page says so, and that the block is not proved to hold.
+def test_a_big_boards_mistake_and_a_move_not_graded_say_what_is_proved(client):
     html = text(client.get(f"/review?board=7x7&moves={RACE_7}&at=7"))
-    assert "Move 8, O row 2, column 4, is not graded: it leaves X a win at once" in html
+    assert "Move 8, O row 2, column 4, was a mistake: it leaves X&#39;s four open, and X makes five next." in html
+    html = text(client.get(f"/review?board=7x7&moves={RACE_7}&at=0"))
+    assert "Move 1, X top-left, is not graded: no forced win is proved here for either side." in html
 
 
 def test_the_api_reviews_a_game_on_a_big_board(client):
     body = client.get(f"/api/review?board=7x7&moves={RACE_7.replace('.', ',')}").get_json()
     assert body["board_size"] == "7x7" and body["status"] == "x-won"
-    assert [move["grade"] for move in body["moves"]] == ["unclear"] * 8 + ["best"]
+    assert [move["grade"] for move in body["moves"]] == ["unclear"] * 7 + ["mistake", "best"]
     assert body["moves"][7]["value"] == {"result": "loss", "plies": 2}
     assert body["moves"][7]["best"] == {"result": "unclear", "plies": None}
+    assert body["moves"][7]["best_cells"] == [4] and body["turning_point"] == 8
 
 
 def test_the_api_refuses_a_board_it_does_not_have(client):
@@ -505,3 +510,11 @@ def test_play_from_a_position_on_another_board_starts_a_game_on_that_board(app, 
     page = client.get("/")
     assert board_of(page)["board"] == drawn
     assert f'<option value="{board}" selected>' in text(page)
+
+
+def test_a_visitor_who_came_by_a_link_is_offered_a_game_not_a_way_back(client):
+    assert "Start a game" in text(client.get("/review?moves=4.1.0"))
+    assert "Back to your game" not in text(client.get("/?moves=4.1.0&at=1"))
+    assert "Back to your game" not in text(client.get("/?moves=4.4"))
+    play(client, 4)
+    assert "Back to your game" in text(client.get("/review?moves=4.1.0"))

@@ -21,9 +21,9 @@ from functools import cache, lru_cache
 from webapp.engine.boards import board_for, position
 from webapp.engine.gomoku import DIRECTIONS, FIVE, FOUR, OPEN_FOUR, OPEN_THREE, Gomoku
 from webapp.engine.rules import EMPTY, O, X, other
-from webapp.engine.vct import ForcedWin, Meter, OutOfBudget, ThreatSearch
+from webapp.engine.vct import Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
 
-__all__ = ["ForcedWin", "Threat", "forced_win", "move_notes", "threats"]
+__all__ = ["ForcedWin", "MoveFacts", "Threat", "forced_win", "game_facts", "move_notes", "threats"]
 
 KINDS = ("five", "open-four", "four", "open-three")  # strongest first
 # The budget of ``forced_win``: small, so that a page can afford it on every move.
@@ -200,3 +200,140 @@ def move_notes(board: str, cell: int) -> tuple[str, ...]:
     names = {"open-four": "open four", "four": "four", "open-three": "open three"}
     notes += [f"blocks {them}'s {names[kind]}" for kind in blocked]
     return tuple(notes)
+
+
+# --- what a whole game's moves did, for its review -------------------------------------------------
+# A review of a 15×15 game may have 225 moves to look at, and one request has under a second: the searches
+# share one budget of nodes (about a third of a second of CPU on the bench machine), each search its own
+# small part of it, and the positions are searched from the end back, where the game was decided.
+REVIEW_NODES = 6_000
+SEARCH_NODES = 600
+# The moves tried instead of one that let a forced win through, to say which would have been better.
+TRIED = 3
+
+
+@dataclass(frozen=True, slots=True)
+class MoveFacts:
+    """What is proved about one move of a big-board game: the forced wins found before and after it.
+
+    ``had`` is the mover's forced win in the position before the move, ``allows`` the opponent's in the
+    position after it: None when none was found, which is no proof that none exists. ``looked`` is False
+    when the budget ran out before every search this move needed was made: then only ``wins`` is known.
+    """
+
+    wins: bool  # the move completes a line
+    had: ForcedWin | None  # the mover's forced win before the move
+    kept: int | None  # the plies of a forced win of the mover's that this move starts, if it is proved to
+    allows: ForcedWin | None  # the opponent's forced win after the move
+    better: tuple[
+        int, ...
+    ]  # with ``allows``: moves tried instead, after which no forced win of the opponent's was found
+    looked: bool
+
+
+def game_facts(n: int, k: int, moves: tuple[int, ...]) -> tuple[MoveFacts, ...]:
+    """What is proved about each move of a legal game on the big n×n board (k in a row), within the budget.
+
+    >>> race = (0, 7, 1, 8, 2, 9, 3, 10, 4)  # 7×7: X fills the top row; O's 10 leaves X's four open
+    >>> facts = game_facts(7, 5, race)
+    >>> facts[7].allows.plies, facts[7].better, facts[8].wins
+    (1, (4,), True)
+    """
+    key = (n, k, moves)
+    if key in _REVIEWED:
+        return _REVIEWED[key]
+    found, timed_out = _game_facts(n, k, moves)
+    # A review is asked for again at each step through it: remembered, unless its request's clock cut it short.
+    if not timed_out:
+        _REVIEWED[key] = found
+        while len(_REVIEWED) > REMEMBERED:
+            del _REVIEWED[next(iter(_REVIEWED))]
+    return found
+
+
+# Bounded: the games come from visitors. A 15×15 game's facts take tens of kilobytes.
+REMEMBERED = 16
+_REVIEWED: dict[tuple[int, int, tuple[int, ...]], tuple[MoveFacts, ...]] = {}
+
+
+def _game_facts(n: int, k: int, moves: tuple[int, ...]) -> tuple[tuple[MoveFacts, ...], bool]:
+    game = Gomoku(n, k)
+    completes = []  # before each move: the cells where its mover completes a line
+    for move in moves:
+        completes.append(frozenset(game.completions(game.mover)[0]))
+        game.play(move)
+    meter = Meter(nodes=REVIEW_NODES)
+    found: dict[int, ForcedWin | None] = {}  # moves played -> the forced win of the side to move there
+    kept: dict[int, int | None] = {}
+    better: dict[int, tuple[int, ...]] = {}
+    try:
+        for at in range(len(moves) - 1, -1, -1):
+            game.undo()
+            move, wins = moves[at], moves[at] in completes[at]
+            if at + 1 not in found:
+                found[at + 1] = None if wins or game.stones + 1 == n * n else _after(game, move, meter)
+            had = found[at] = _win_for_mover(game, meter)
+            if had is not None and not wins and move != had.first and found[at + 1] is None:
+                kept[at] = _keeps_win(game, move, meter)
+            if had is None and found[at + 1] is not None:
+                better[at] = _defences(game, move, found[at + 1], meter)
+    except OutOfBudget:
+        pass
+    facts = tuple(_facts_of(moves[at], completes[at], at, found, kept, better) for at in range(len(moves)))
+    return facts, meter.timed_out
+
+
+def _after(game: Gomoku, move: int, meter: Meter) -> ForcedWin | None:
+    """The forced win of the side to move once ``move`` is played."""
+    game.play(move)
+    try:
+        return _win_for_mover(game, meter)
+    finally:
+        game.undo()
+
+
+def _win_for_mover(game: Gomoku, meter: Meter) -> ForcedWin | None:
+    """The side to move's forced win, within a search's share of the budget; None if none is found."""
+    side = game.mover
+    mine, _ = game.completions(side)
+    if mine:
+        return ForcedWin(side, "fours", mine[0], 1, (mine[0],))
+    try:
+        with meter.share(SEARCH_NODES):
+            return ThreatSearch(game, side, meter).vct(THREES, DEPTH)
+    except Exhausted:
+        return None
+
+
+def _keeps_win(game: Gomoku, move: int, meter: Meter) -> int | None:
+    """The plies of the mover's forced win if ``move``, another than the one the search found, wins by force too."""
+    side = game.mover
+    game.play(move)
+    try:
+        with meter.share(SEARCH_NODES):
+            rest = ThreatSearch(game, side, meter).defend(THREES, DEPTH - 1)
+    except Exhausted:
+        rest = None
+    finally:
+        game.undo()
+    return None if rest is None else 1 + rest
+
+
+def _defences(game: Gomoku, move: int, allows: ForcedWin, meter: Meter) -> tuple[int, ...]:
+    """Moves instead of ``move`` after which the opponent's forced win (``allows``, found after it) is no longer
+    found: the blocks of its fours, then the squares of its attack, taken first."""
+    tried: list[int] = []
+    for cell in (*game.completions(game.mover)[1], *allows.line[::2]):
+        if cell != move and cell not in tried and game.board[cell] == 0:
+            tried.append(cell)
+    return tuple(cell for cell in tried[:TRIED] if _after(game, cell, meter) is None)
+
+
+def _facts_of(move: int, completes: frozenset, at: int, found: dict, kept: dict, better: dict) -> MoveFacts:
+    had, allows = found.get(at), found.get(at + 1)
+    wins = move in completes
+    plies = 1 if wins else had.plies if had is not None and move == had.first else kept.get(at)
+    needs_kept = had is not None and not wins and move != had.first and allows is None
+    needs_better = had is None and allows is not None
+    looked = at in found and (at in kept or not needs_kept) and (at in better or not needs_better)
+    return MoveFacts(wins, had, plies, allows, better.get(at, ()), looked)

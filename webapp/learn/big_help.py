@@ -40,16 +40,28 @@ def facts(board: str) -> Facts:
     >>> found = facts("." * 96 + "XXX" + "." * 12 + "OO" + "." * 112)  # 15×15, O to move
     >>> found.threats
     ('X has an open three on row 7, columns 7–9: it makes an open four at row 7, column 6 or 10.',)
+    >>> facts("." * 96 + "XXXX" + "." * 11 + "OOO" + "." * 111).forced  # O to move, X's open four: said once
+    ()
     """
     n = _size(board)
     found = solver.threats(board)
     listed = tuple(threat_words(t, n) for t in found[:LISTED])
     mover = _to_move(board)
     forced = []
-    for side in (mover, other(mover)):
-        win = solver.forced_win(board, side)
-        if win is not None:
-            forced.append(forced_words(win, n, to_move=side == mover))
+    win = solver.forced_win(board, mover)
+    if win is not None:
+        forced.append(forced_words(win, n, to_move=True))
+    them = other(mover)
+    # Two squares that make five (an open four, or two fours) cannot both be blocked: that is already decisive,
+    # and the open four's own line says so.
+    fives = {gap for t in found if t.side == them and t.kind in ("open-four", "four") for gap in t.gaps}
+    if win is None and len(fives) > 1:
+        if not any(t.side == them and t.kind == "open-four" for t in found):
+            forced.append(f"{mover} cannot block both of {them}'s fours: {them} makes five next move.")
+        return Facts(listed, len(found) - len(listed), tuple(forced))
+    threat = solver.forced_win(board, them) if win is None or win.plies > 1 else None
+    if threat is not None:
+        forced.append(forced_words(threat, n, to_move=False))
     if not forced:
         forced.append(NO_FORCED_WIN)
     return Facts(listed, len(found) - len(listed), tuple(forced))

@@ -92,6 +92,13 @@ SEARCHES: dict[str, dict] = {
     "alpha-beta + ordering": {"ordered": True},
     "alpha-beta + transposition table": {"ordered": True, "table": dict},
 }
+# What the pages call each variant, the same on every page and chart (the command line keeps the short keys).
+NAMES = {
+    "minimax": "Plain minimax",
+    "alpha-beta": "Alpha-beta",
+    "alpha-beta + ordering": "Alpha-beta with move ordering",
+    "alpha-beta + transposition table": "Alpha-beta with move ordering and a transposition table",
+}
 
 
 def search_costs(root: Position | None = None, only: tuple[str, ...] = tuple(SEARCHES)) -> list[SearchCost]:
@@ -133,7 +140,7 @@ def numbers() -> dict:
 
 # --- bigger boards: counted once, ahead of time --------------------------------------------
 
-# Counting 4×4 takes about 40 s of CPU in pure Python, too long for a page or a server's start:
+# Counting 4×4 takes about a minute of CPU in pure Python, too long for a page or a server's start:
 # ``python -m webapp stats --board 4x4 --write`` counts it once and writes this file, which
 # is shipped with the package; tests/learn/test_numbers.py recounts the first plies and checks it agrees.
 DATA = Path(__file__).parent / "data"

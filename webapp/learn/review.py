@@ -4,10 +4,9 @@ Pure Python, like the rules. A move list is written as cells separated by dots o
 as ``4.0.8`` or ``4,0,8``; every move is checked against the rules before anything is graded.
 A game is played on one board of the catalogue (3×3 unless it says otherwise).
 
-On the solved boards (3×3, 4×4, 5×5) every move is graded from ``analyze``. On the others one
-search per move would cost a quarter of a second each, and a 15×15 game has up to 225 moves, so a
-review grades only what a scan of the lines proves at once: a win taken or missed, and a win at
-once left to the opponent. Every other move there is "unclear", never a guess dressed as a proof.
+On the solved boards (3×3, 4×4, 5×5) every move is graded from ``analyze``. On the big ones a move is
+graded only from the forced wins the engine proves before and after it (big_review.py); every other move
+there is "unclear", never a guess dressed as a proof.
 
 >>> game = review(parse_moves("4.1.0.8.6.3.2"))  # O answered the centre on an edge and lost to a fork
 >>> [move.grade for move in game.moves]
@@ -24,19 +23,22 @@ from functools import lru_cache
 
 from webapp.engine.boards import DEFAULT, Board, board_for
 from webapp.engine.rules import Position, cell_name, other
+from webapp.learn import big_review
+from webapp.learn.grading import (
+    GRADE_WORDS,
+    UNCLEAR,
+    GradedMove,
+    Outlook,
+    best_of,
+    grade,
+    outlook_words,
+)
 from webapp.learn.squares import capitalised, place, places, spot
 from webapp.match import ECHO  # how much of a visitor's own text is shown back to them
 from webapp.solver import analyze
 
-GRADES = ("best", "good", "mistake", "blunder", "unclear")
-RESULT_RANK = {"loss": 0, "draw": 1, "win": 2}
-GRADE_WORDS = {
-    "best": "a best move",
-    "good": "a good move",
-    "mistake": "a mistake",
-    "blunder": "a blunder",
-    "unclear": "not graded, its value is not proved",
-}
+# The biggest board solved (5×5): beyond, a review grades from the forced wins proved (big_review.py).
+BIGGEST_SOLVED = 5
 # The most steps line_to() takes looking for an order of play: on a big board a search that fails
 # could otherwise try orders without end.
 LINE_STEPS = 20_000
@@ -131,83 +133,6 @@ def positions(moves: tuple[int, ...], board: Board = DEFAULT) -> tuple[Position,
 # --- grading -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Outlook:
-    """How the game ends for one side under perfect play: the result and the plies to the end.
-
-    The result is "unclear" (and plies None) where nothing was proved.
-    """
-
-    result: str  # "win", "draw", "loss" or "unclear"
-    plies: int | None
-
-    @property
-    def words(self) -> str:
-        return self.result if self.result in ("draw", "unclear") else f"{self.result} in {self.plies}"
-
-    @property
-    def is_proved(self) -> bool:
-        return self.result != "unclear"
-
-
-UNCLEAR = Outlook("unclear", None)
-
-
-@dataclass(frozen=True, slots=True)
-class GradedMove:
-    """One move of a game, judged from the mover's side against the best move on offer."""
-
-    number: int  # 1 for the first move
-    cell: int
-    mover: str
-    value: Outlook  # what the move keeps for the mover with perfect play after it
-    best: Outlook  # what the best move would have kept
-    grade: str  # one of GRADES
-    best_cells: tuple[int, ...]  # the moves proved to keep ``best``; none when it is unclear
-
-    @property
-    def is_error(self) -> bool:
-        return self.grade in ("mistake", "blunder")
-
-
-def rank(outlook: Outlook) -> tuple[int, int]:
-    """Order proved outlooks from the mover's side: a better result, then a faster win or a slower loss."""
-    speed = -outlook.plies if outlook.result == "win" else outlook.plies
-    return RESULT_RANK[outlook.result], speed
-
-
-def grade(value: Outlook, best: Outlook) -> str:
-    """The grade of a move that keeps ``value`` where ``best`` was on offer; "unclear" unless both are proved.
-
-    >>> grade(Outlook("draw", 5), Outlook("win", 3))
-    'mistake'
-    >>> grade(UNCLEAR, Outlook("win", 1))
-    'unclear'
-    """
-    if not (value.is_proved and best.is_proved):
-        return "unclear"
-    drop = RESULT_RANK[best.result] - RESULT_RANK[value.result]
-    if drop == 0:
-        return "best" if value == best else "good"
-    return "mistake" if drop == 1 else "blunder"
-
-
-def best_of(values: dict[int, Outlook]) -> Outlook:
-    """The best outlook on offer, as far as it is proved: a proved win is the best there is, whatever
-    else is unclear; otherwise the best is only known when every move's value is.
-
-    >>> best_of({0: Outlook("win", 3), 1: UNCLEAR})
-    Outlook(result='win', plies=3)
-    >>> best_of({0: Outlook("draw", 5), 1: UNCLEAR})
-    Outlook(result='unclear', plies=None)
-    """
-    proved = [value for value in values.values() if value.is_proved]
-    if proved and (len(proved) == len(values) or any(value.result == "win" for value in proved)):
-        # Only a win in 1 beats a proved win in 3, and a win in 1 is always proved.
-        return max(proved, key=rank)
-    return UNCLEAR
-
-
 def choices(board: str) -> tuple[Outlook, tuple[int, ...], dict[int, Outlook]]:
     """For a reachable, unfinished board: the best outlook, the cells that keep it, every move's outlook.
 
@@ -297,9 +222,12 @@ class Review:
 def review(moves: tuple[int, ...], you: str | None = None, board: Board = DEFAULT) -> Review:
     """Grade every move of a checked move list; ``you`` names the side the reader played, if any."""
     seen = positions(moves, board)
-    graded = tuple(
-        grade_move(pos, cell, number) for number, (pos, cell) in enumerate(zip(seen, moves, strict=False), 1)
-    )
+    if board.is_solved():
+        graded = tuple(
+            grade_move(pos, cell, number) for number, (pos, cell) in enumerate(zip(seen, moves, strict=False), 1)
+        )
+    else:
+        graded = big_review.graded_moves(moves, board)
     final = seen[-1]
     turning = turning_point(graded, final.winner)
     return Review(graded, final, turning, summarise(graded, final, turning, you), board)
@@ -314,6 +242,8 @@ def summarise(moves, final: Position, turning: GradedMove | None, you: str | Non
     """One line on what happened, such as "You held the draw until move 4; the top edge let O win."."""
     n = final.geometry.n
     board = board_for(final.board)
+    if not board.is_solved():
+        return big_review.summary(moves, board, turning, you)
 
     def name(side: str) -> str:
         return "you" if side == you else side
@@ -324,11 +254,7 @@ def summarise(moves, final: Position, turning: GradedMove | None, you: str | Non
         unclear = sum(1 for move in moves if move.grade == "unclear")
         if unclear:
             graded = len(moves) - unclear
-            return (
-                f"No mistake is proved. On {board.name} only what the lines show at once is proved "
-                f"(a win taken, missed or let through), so {graded} of {len(moves)} moves are graded; "
-                f"the rest are marked unclear."
-            )
+            return f"No mistake is proved: {graded} of {len(moves)} moves were worked out within the time limit."
         if final.is_over():
             return "Both sides played perfectly, so the game was a draw." if final.is_draw() else "Perfect play."
         return "No mistakes so far: both sides have kept what they had."
@@ -435,7 +361,8 @@ def _line_to(board: str, size: Board) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class MoveItem:
-    """One move in the move list: "X centre", with its grade once the game is reviewed."""
+    """One move in the move list: "7. X centre", numbered as the review and links number it, with its grade
+    once the game is reviewed."""
 
     number: int
     mover: str
@@ -444,23 +371,20 @@ class MoveItem:
 
     @property
     def words(self) -> str:
-        return f"{self.mover} {self.spot}"
+        return f"{self.number}. {self.mover} {self.spot}"
 
 
-def move_list(
-    moves: tuple[int, ...], graded: tuple[GradedMove, ...] = (), n: int = 3
-) -> tuple[tuple[MoveItem, ...], ...]:
-    """The moves in rounds of two, X's move and O's reply, as a list numbered by round shows them.
+def move_list(moves: tuple[int, ...], graded: tuple[GradedMove, ...] = (), n: int = 3) -> tuple[MoveItem, ...]:
+    """Every move, numbered 1, 2, 3… with its mover, as the review, the status and ``at=`` in a link count them.
 
-    >>> [[item.words for item in row] for row in move_list((4, 0, 8))]
-    [['X centre', 'O top-left'], ['X bottom-right']]
+    >>> [item.words for item in move_list((4, 0, 8))]
+    ['1. X centre', '2. O top-left', '3. X bottom-right']
     """
     grades = [move.grade for move in graded] + [""] * (len(moves) - len(graded))
-    items = [
+    return tuple(
         MoveItem(number, "X" if number % 2 else "O", spot(cell, n), grades[number - 1])
         for number, cell in enumerate(moves, 1)
-    ]
-    return tuple(tuple(items[i : i + 2]) for i in range(0, len(items), 2))
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -496,21 +420,14 @@ def board_cells(pos: Position, last: int | None, next_move: GradedMove | None = 
     return tuple(cells)
 
 
-def outlook_words(outlook: Outlook) -> str:
-    """An outlook as a phrase: "a win in 3 moves", "a draw", "a loss in 2 moves", "an unclear game"."""
-    if outlook.result == "draw":
-        return "a draw"
-    if not outlook.is_proved:
-        return "an unclear game"
-    return f"a {outlook.result} in {outlook.plies} move{'s' if outlook.plies != 1 else ''}"
-
-
 def explain(move: GradedMove, n: int = 3) -> str:
     """What one graded move did, in a sentence.
 
     >>> explain(review(parse_moves("4.1")).moves[1])
     'Move 2, O top, was a mistake: it turns a draw into a loss in 6 moves. Better: any corner.'
     """
+    if n > BIGGEST_SOLVED:
+        return big_review.explain(move, n)
     head = f"Move {move.number}, {move.mover} {spot(move.cell, n)}"
     if move.grade == "unclear":
         return f"{head}, is not graded: {unclear_reason(move, n)}"
@@ -524,7 +441,7 @@ def explain(move: GradedMove, n: int = 3) -> str:
 
 
 def unclear_reason(move: GradedMove, n: int = 3) -> str:
-    """Why a move is not graded, with what is proved about it.
+    """Why a move of a solved board is not graded: its value was not worked out within the time limit.
 
     >>> unclear_reason(GradedMove(5, 3, "X", UNCLEAR, Outlook("win", 1), "unclear", (2,)))
     'X could have won at once on the top-right corner; whether this move still wins is not proved.'
@@ -532,6 +449,4 @@ def unclear_reason(move: GradedMove, n: int = 3) -> str:
     if move.best.result == "win" and move.best.plies == 1:
         where = places(move.best_cells, n)
         return f"{move.mover} could have won at once on {where}; whether this move still wins is not proved."
-    if move.value.result == "loss":
-        return f"it leaves {other(move.mover)} a win at once; whether another move would have held is not proved."
-    return "its value is not proved. Only what the lines show at once is proved on a board this big."
+    return "its value was not worked out within the time limit."

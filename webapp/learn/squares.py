@@ -8,12 +8,18 @@ from __future__ import annotations
 
 from webapp.engine.rules import cell_name
 
+# From this size on (7×7, 15×15) a square off the corners and the centre is named by its row and column alone:
+# "the top edge" says little among thirteen squares, and the row says it already.
+BIG = 7
+
 
 def spot(cell: int, n: int = 3) -> str:
     """A square in a word or two, for the move list: "top-left", "top", "centre".
 
     >>> [spot(cell) for cell in (0, 1, 4, 8)]
     ['top-left', 'top', 'centre', 'bottom-right']
+    >>> spot(1, 4), spot(4, 15)
+    ('top edge, row 1, column 2', 'row 1, column 5')
     """
     row, col = divmod(cell, n)
     vertical = "top" if row == 0 else "bottom" if row == n - 1 else ""
@@ -22,7 +28,7 @@ def spot(cell: int, n: int = 3) -> str:
         return f"{vertical}-{horizontal}"
     if n % 2 and row == col == n // 2:
         return "centre"
-    if vertical or horizontal:
+    if (vertical or horizontal) and n < BIG:
         # On a bigger board an edge has several squares, so say which one.
         return (vertical or horizontal) if n == 3 else f"{vertical or horizontal} edge, {cell_name(cell, n).lower()}"
     return cell_name(cell, n).lower()
@@ -38,7 +44,7 @@ def place(cell: int, n: int = 3) -> str:
     name = spot(cell, n)
     if row in (0, n - 1) and col in (0, n - 1):
         return f"the {name} corner"
-    if row in (0, n - 1) or col in (0, n - 1):
+    if (row in (0, n - 1) or col in (0, n - 1)) and n < BIG:
         return f"the {name} edge" if n == 3 else f"the {name}"
     return "the centre" if name == "centre" else name
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Blueprint, g, redirect, request, url_for
 
 from webapp.engine.boards import BOARDS
@@ -14,6 +16,7 @@ from webapp.match import (
     ConflictError,
     SettingError,
     Settings,
+    StaleBoardError,
     Table,
     check_board,
     check_difficulty,
@@ -71,6 +74,7 @@ def respond(
     hint: bool = False,
     is_error: bool = False,
     confirm: Confirmation | None = None,
+    status: int = 200,
 ):
     """The one place that decides what a request gets back.
 
@@ -81,7 +85,6 @@ def respond(
     before the request): a click queued on a control is not lost to a redraw, and a move does not
     pay for drawing what it left alone.
     """
-    status = 200
     if error is not None:
         status = 409 if isinstance(error, ConflictError | IllegalMoveError) else 400
         message, is_error = str(error), True
@@ -154,10 +157,35 @@ def act(action, says=None):
         table.check_drawn_from(drawn_from())
         changed = action(table)
     except ConfirmationNeeded as question:
-        return respond(table, previous=table, confirm=Confirmation.of(question, request.endpoint, request.form))
+        confirm = Confirmation.of(question, request.endpoint, request.form, table)
+        return respond(table, previous=table, confirm=confirm)
+    except StaleBoardError:
+        # Not the player's fault: the same move sent twice (a double click without JavaScript) is already
+        # played; a page that another tab or window overtook is refused all the same (409), but brought up to
+        # date with a plain notice, not an error.
+        if repeated(table):
+            return respond(table, previous=table)
+        return respond(table, previous=table, message=OVERTAKEN, status=409)
     except REFUSALS as error:
         return respond(table, previous=table, error=error)
-    return respond(changed, previous=table, message=says(changed) if says else None)
+    return respond(changed, previous=table, message=says(changed, table) if says else None)
+
+
+OVERTAKEN = "The game had changed since this page was drawn; here it is as it is now."
+
+
+def repeated(table: Table) -> bool:
+    """Whether this request is a move the game already has: sent from the page drawn just before it was played,
+    with the computer's reply (if any) after it."""
+    if request.endpoint != "game.move":
+        return False
+    sent, cell = request.form.get("game", ""), request.form.get("cell", "")
+    return any(
+        len(table.moves) >= back
+        and str(table.moves[-back]) == cell
+        and replace(table, moves=table.moves[:-back]).digest == sent
+        for back in (1, 2)
+    )
 
 
 @bp.get("/")
@@ -176,7 +204,7 @@ def move():
         cell = whole_number(request.form, "cell", 0, table.position.geometry.cells - 1, WRONG_CELL)
         return table.move(cell, randomness.current())
 
-    return act(play)
+    return act(play, says=practice_message)
 
 
 @bp.post("/new")
@@ -209,7 +237,7 @@ def levels():
     )
 
 
-def levels_message(table: Table) -> str:
+def levels_message(table: Table, _before: Table) -> str:
     s = table.settings
     names = level_names(s.board)
     if table.moves and table.position.is_over():
@@ -227,9 +255,23 @@ def levels_message(table: Table) -> str:
     return f"Difficulty: {names[s.difficulty]}, from the computer's next move."
 
 
+# After the end, Undo tries again from an earlier move: the finished game is already in the score.
+PRACTICE = "This game is already in the score; playing on from here is practice."
+PRACTICE_OVER = "Practice: this game was already in the score, so this result is not counted again."
+
+
+def practice_message(table: Table, before: Table) -> str | None:
+    """Say so while a game already in the score goes on after Undo, and when it ends again."""
+    if not (before.is_counted() and table.is_counted()):
+        return None
+    if table.position.is_over():
+        return None if before.position.is_over() else PRACTICE_OVER
+    return PRACTICE
+
+
 @bp.post("/undo")
 def undo():
-    return act(lambda table: table.undo())
+    return act(lambda table: table.undo(), says=practice_message)
 
 
 @bp.post("/step")

@@ -25,7 +25,7 @@ OUTCOMES = (("x", "X wins"), ("draw", "draws"), ("o", "O wins"))
 
 
 def tree_request() -> tuple[str, tuple[int, ...], bool]:
-    """The board (a board's key, such as 4x4, or the position itself), path and pruning switch of a tree request."""
+    """The board (a board's key, such as 4x4, or the position itself), path and pruning on or off of a tree request."""
     try:
         board = root_board(request.args.get("board"))
         path = parse_path(request.args.get("path", ""), board_for(board))
@@ -42,7 +42,7 @@ def explored(board: str, path: tuple[int, ...], *, open_last: bool = True) -> Tr
         refuse(error)
 
 
-TREE_CONTEXT = {"boards": BOARDS, "count_empties": COUNT_EMPTIES}
+TREE_CONTEXT = {"boards": BOARDS, "count_empties": COUNT_EMPTIES, "names": numbers.NAMES}
 
 
 @bp.get("/tree")
@@ -68,12 +68,12 @@ def tree_children():
 def figures() -> dict:
     found = numbers.numbers()
     chart = charts.log_bars(
-        [(search["name"], search["nodes"]) for search in found["searches"]],
+        [(numbers.NAMES[search["name"]], search["nodes"]) for search in found["searches"]],
         title="Nodes visited to choose the first move, on a log scale",
     )
     # Bigger boards are counted ahead of time (numbers.write_counts); a missing file is said so on the page.
     bigger = [(board, numbers.counted(board.key)) for board in numbers.COUNTED_BOARDS]
-    return {"numbers": found, "chart": chart, "bigger": bigger, "boards": BOARDS}
+    return {"numbers": found, "chart": chart, "bigger": bigger, "boards": BOARDS, "names": numbers.NAMES}
 
 
 @bp.get("/numbers")
@@ -94,12 +94,9 @@ def tournament_results() -> tuple:
     """The tournament, played once per process from a fixed seed so that every visit shows the same."""
     pairings = tournament(TOURNAMENT_GAMES, random.Random(TOURNAMENT_SEED))
     chart = charts.stacked_bars(
-        [
-            (f"{LEVEL_NAMES[p.x_level]} as X vs {LEVEL_NAMES[p.o_level]} as O", (p.x_wins, p.draws, p.o_wins))
-            for p in pairings
-        ],
+        [(f"{LEVEL_NAMES[p.x_level]} vs {LEVEL_NAMES[p.o_level]}", (p.x_wins, p.draws, p.o_wins)) for p in pairings],
         OUTCOMES,
-        title=f"Results of {TOURNAMENT_GAMES} games for each pairing",
+        title=f"Results of {TOURNAMENT_GAMES} games for each pairing, X’s level first",
     )
     return pairings, standings(pairings), chart
 
@@ -118,7 +115,6 @@ def tournament_page():
         standings=table,
         chart=chart,
         games=TOURNAMENT_GAMES,
-        seed=TOURNAMENT_SEED,
         strength=measured,
         unreadable=unreadable,
     )

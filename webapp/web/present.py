@@ -10,7 +10,7 @@ from webapp.engine.rules import Position, cell_name, other
 from webapp.learn import big_help
 from webapp.learn.big_help import Facts
 from webapp.learn.squares import place, where
-from webapp.match import Table, Tally, level_names
+from webapp.match import MODE_NAMES, Table, Tally, level_names
 from webapp.solver import analyze, candidates
 
 # The drawing of the line struck through a win: each cell is 100 units wide, so a cell's centre is
@@ -37,8 +37,7 @@ class CellView:
     label: str  # the accessible name
     value: str = ""  # "win in 3", "draw", "loss in 2", "unclear" (or W3, D, L2, ?) when move values are on
     result: str = ""  # "win", "draw", "loss" or "unclear", for the colour
-    is_hint: bool = False  # keeps the best result there is, when a hint is asked for
-    is_pick: bool = False  # the computer's own choice among those
+    is_pick: bool = False  # a square the hint marks: the move it suggests (up to three, when truly equal)
     is_proved: bool = True  # a pick that keeps a proved result, not only the search's preference
     is_winning: bool = False
     is_last: bool = False  # the last move of the game
@@ -149,57 +148,82 @@ def _grid(board: str, last: int | None, previous: int | None, show_values: bool,
     n = pos.geometry.n
     outcome = pos.outcome()
     values = analyze(board) if show_values and outcome is None else {}
-    keep, picks, proved = hinted(board) if hint and outcome is None else ((), (), True)
-    # On a big board most squares are unclear: instead of a "?" on each, the search's first choices are numbered.
+    picks, proved = hinted(board) if hint and outcome is None else ((), True)
+    # On a big board only what is worth reading is shown (see shown_values), the search's first choices numbered.
     big = not board_for(board).is_solved()
-    ranked = big_help.choices(board) if big and values else ()
-    choices = {cell: rank for rank, cell in enumerate(ranked, 1) if values[cell][0] == UNCLEAR}
+    shown = shown_values(values, big_help.choices(board) if big and values else ()) if big else values
     won = pos.winning_line
     cells = tuple(
-        _cell(
-            i,
-            n,
-            board[i],
-            values.get(i),
-            i in keep,
-            i in picks,
-            proved,
-            i in won,
-            i == last,
-            i == previous,
-            choices.get(i, 0),
-        )
+        _cell(i, n, board[i], shown.get(i), i in picks, proved, i in won, i == last, i == previous)
         for i in range(len(board))
     )
     return Grid(board, n, status_of(pos), pos.ply, cells, _strikes(pos), outcome is not None, can_play)
 
 
-def hinted(board: str) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
-    """The moves that keep the best result there is, the computer's own choice among them, and whether
-    that result is proved.
+# The most squares a hint marks: more than one only when they are truly equal, and its words say how many.
+MARKED = 3
 
-    Where nothing is proved to win and some moves are unclear (the bigger boards, searched under a time
-    limit), no square is said to keep anything: the pick is the search's preference, and says so.
 
-    >>> hinted(".........")  # every square keeps the draw; a corner gives O the most ways to go wrong
-    ((0, 1, 2, 3, 4, 5, 6, 7, 8), (0, 2, 6, 8), True)
-    >>> hinted("." * 49)[:2]  # nothing is proved on an empty 7×7 board: the search's choice alone
-    ((), (24,))
+def hinted(board: str) -> tuple[tuple[int, ...], bool]:
+    """The squares a hint marks, and whether the result they keep is proved.
+
+    The move the computer would choose, among those that keep the best result there is (in a lost game, among
+    those that hold out longest); up to three when they are equal, else one. Where nothing is proved to win and
+    some moves are unclear (the big boards, searched under a time limit), the search's own first choice.
+
+    >>> hinted(".........")  # every square keeps the draw: of the four corners that give O most ways to slip, one
+    ((0,), True)
+    >>> hinted("X.......O")  # X to move: the two free corners win, equally fast
+    ((2, 6), True)
+    >>> hinted("." * 49)  # nothing is proved on an empty 7×7 board: the search's choice alone
+    ((24,), False)
     """
+    return _hint(board)[:2]
+
+
+def _hint(board: str) -> tuple[tuple[int, ...], bool, tuple[int, ...]]:
+    """hinted's two answers, then the moves that keep the best result."""
     values = analyze(board)
     picks = candidates(board, "minimax")
     proved = {cell: value for cell, value in values.items() if value[0] != UNCLEAR}
-    wins = any(result == "win" for result, _ in proved.values())
-    if not wins and len(proved) < len(values):
-        return (), picks, False
+    if not any(result == "win" for result, _ in proved.values()) and len(proved) < len(values):
+        return picks[:1], False, ()
     best = max(map(_rank, proved.values()))
     keep = tuple(cell for cell, value in proved.items() if _rank(value) == best)
-    # The pick shown as best must keep the best result: if the search chose otherwise, the fastest keeps.
     chosen = tuple(cell for cell in picks if cell in keep)
     if not chosen:
         fastest = min(proved[cell][1] if proved[cell][0] == "win" else 0 for cell in keep)
         chosen = tuple(cell for cell in keep if proved[cell][0] != "win" or proved[cell][1] == fastest)
-    return keep, chosen, True
+    return (chosen if len(chosen) <= MARKED else chosen[:1]), True, keep
+
+
+def shown_values(values: dict, ranked: tuple[int, ...]) -> dict:
+    """The move values a big board shows: only what is proved and worth reading, and the search's choices.
+
+    Proved wins, if there are any. Otherwise the proved losses, when they are the few; when most moves lose, the
+    few that do not (the search's choices numbered, the others "?") and the unmarked squares lose; when every
+    move is worth the same, nothing, and the key says it. Each value is (result, plies), or ("choice", rank).
+
+    >>> shown_values({0: ("loss", 2), 1: ("unclear", None), 2: ("unclear", None)}, (2, 1))
+    {0: ('loss', 2), 2: ('choice', 1), 1: ('choice', 2)}
+    >>> shown_values({0: ("loss", 2), 1: ("loss", 2), 2: ("unclear", None), 3: ("unclear", None)}, (2,))
+    {0: ('loss', 2), 1: ('loss', 2), 2: ('choice', 1)}
+    >>> shown_values({0: ("loss", 2), 1: ("loss", 2), 2: ("loss", 2), 3: ("unclear", None)}, ())
+    {3: ('unclear', None)}
+    """
+    wins = {cell: value for cell, value in values.items() if value[0] == "win"}
+    if wins or not values:
+        return wins
+    losses = {cell: value for cell, value in values.items() if value[0] == "loss"}
+    rest = [cell for cell in values if cell not in losses]
+    choices = {cell: ("choice", rank) for rank, cell in enumerate((c for c in ranked if c in rest), 1)}
+    if not rest:  # every move loses: those that hold out longest, unless all hold out as long
+        longest = max(plies for _, plies in losses.values())
+        held = {cell: value for cell, value in losses.items() if value[1] == longest}
+        return {} if len(held) == len(losses) else held
+    if len(losses) <= len(rest):
+        return losses | choices
+    return choices | {cell: values[cell] for cell in rest if cell not in choices}
 
 
 def _rank(value: tuple[str, int]) -> tuple[int, int]:
@@ -210,25 +234,56 @@ def _rank(value: tuple[str, int]) -> tuple[int, int]:
 
 # What the numbers on the squares count, said under the board while they are shown.
 VALUES_KEY = "Move values: the result with best play, and the moves of both sides until the game ends."
-SHORT_VALUES_KEY = "Move values with best play: W3 wins in 3 moves of both sides, D draws, L2 loses in 2."
-UNCLEAR_KEY = "; ? is unclear: not proved within the search's time limit."
-# On the big boards only what is proved has a value; the search's first choices are numbered.
-BIG_VALUES_KEY = "Proved: W3 wins in 3 moves, L2 loses in 2. 1–3: the search's choices, not proved."
+SPELLED = {"win": "wins", "draw": "draws", "loss": "loses"}
 
 
 def values_key(grid: Grid) -> str:
-    """The line under the board that says what the values on the squares mean."""
+    """The line under the board that says what the values on its squares mean: only those it shows.
+
+    >>> values_key(game_view(Table(moves=(0, 3, 1), show_values=True)).grid)
+    'Move values: the result with best play, and the moves of both sides until the game ends.'
+    >>> from webapp.match import Settings
+    >>> race = Table(Settings(board="7x7", mode="hvh"), moves=(0, 7, 1, 8, 2, 9, 3), show_values=True)
+    >>> values_key(game_view(race).grid)  # O must block X's four: every other move loses
+    "Unmarked squares lose. 1: the search's choice, not proved."
+    """
+    shown = [cell for cell in grid.cells if cell.value]
+    if grid.n <= WORDY_UP_TO and shown:
+        return VALUES_KEY
+    parts = []
+    for result in ("win", "draw", "loss"):
+        example = next((cell for cell in shown if cell.result == result), None)
+        if example is not None:
+            parts.append(
+                f"{example.value} {SPELLED[result]}" + ("" if result == "draw" else f" in {example.value[1:]}")
+            )
+    key = [f"Proved: {', '.join(parts)} (moves of both sides)."] if parts else []
     if grid.n > BIGGEST_SOLVED:
-        return BIG_VALUES_KEY
-    key = VALUES_KEY if grid.n <= WORDY_UP_TO else SHORT_VALUES_KEY
-    if any(cell.result == UNCLEAR for cell in grid.cells):
-        key = key.rstrip(".") + UNCLEAR_KEY
-    return key
+        key.append(_unmarked(grid, shown))
+    ranks = sorted(cell.choice for cell in shown if cell.choice)
+    if ranks:
+        many = len(ranks) > 1
+        key.append(f"{f'1–{ranks[-1]}' if many else '1'}: the search's {'choices' if many else 'choice'}, not proved.")
+    if any(cell.result == UNCLEAR for cell in shown):
+        key.append("?: not proved.")
+    return " ".join(part for part in key if part)
 
 
-def _cell(
-    index, n, mark, value, is_hint, is_pick, is_proved, is_winning, is_last, is_previous=False, choice=0
-) -> CellView:
+def _unmarked(grid: Grid, shown: list[CellView]) -> str:
+    """What a big board's unmarked empty squares are worth, when shown_values left them out for being alike."""
+    values = analyze(grid.board)
+    left = {values[cell.index] for cell in grid.cells if not cell.mark and not cell.value}
+    results = {result for result, _ in left}
+    if not left or len(results) > 1 or UNCLEAR in results or any(cell.result == "win" for cell in shown):
+        return ""
+    result = results.pop()
+    if shown:
+        return f"Unmarked squares {'draw' if result == 'draw' else 'lose'}."
+    (_, plies), *_ = left
+    return f"Every move {SPELLED[result]}{'' if result == 'draw' else f' in {plies}'}, proved."
+
+
+def _cell(index, n, mark, value, is_pick, is_proved, is_winning, is_last, is_previous=False) -> CellView:
     mark = "" if mark == "." else mark
     label = f"{cell_name(index, n)}, {mark or 'empty'}"
     if is_last:
@@ -236,23 +291,21 @@ def _cell(
     elif is_previous:
         label += ", the move before"
     words = result = ""
-    if choice:
+    choice = 0
+    if value and value[0] == "choice":
+        choice = value[1]
         words, result = str(choice), "choice"
         label += f", {choice}: the search's {ORDINALS[choice - 1]} choice, not proved"
-    elif value and (value[0] != UNCLEAR or n <= BIGGEST_SOLVED):
+    elif value:
         result, plies = value
         words = _value_words(result, plies, n)
         said = result if result in ("draw", UNCLEAR) else f"{result} in {plies} {'move' if plies == 1 else 'moves'}"
         # The name holds what the square shows (WCAG 2.5.3): a short form ("W3") comes first, then its meaning.
         label += f", {said}" if said.startswith(words) else f", {words}, {said}"
     if is_pick:
-        # The square shows "Best" (or "Pick"): its name says it too.
+        # The square shows "Best" (or "Pick"): its name says it too, that word first.
         label += ", Best move" if is_proved else ", Pick: the search's choice, not proved"
-    elif is_hint:
-        label += ", also keeps the best result"
-    return CellView(
-        index, mark, label, words, result, is_hint, is_pick, is_proved, is_winning, is_last, is_previous, choice
-    )
+    return CellView(index, mark, label, words, result, is_pick, is_proved, is_winning, is_last, is_previous, choice)
 
 
 def _value_words(result: str, plies: int | None, n: int) -> str:
@@ -392,60 +445,88 @@ class Confirmation:
     yes: str
 
     @classmethod
-    def of(cls, question: ValueError, endpoint: str, form) -> Confirmation:
+    def of(cls, question: ValueError, endpoint: str, form, table: Table) -> Confirmation:
         fields = tuple((name, form[name]) for name in RESENT_FIELDS if name in form)
-        return cls(str(question), endpoint, fields, ANSWERS[endpoint])
+        return cls(question_words(table, endpoint, dict(fields)) or str(question), endpoint, fields, ANSWERS[endpoint])
+
+
+def question_words(table: Table, endpoint: str, fields: dict) -> str:
+    """The question before a change that throws something away, in words that say what would change.
+
+    >>> question_words(Table(moves=(4, 0)), "game.new", {"human": "O"})
+    'Start a new game as O? This one will be abandoned.'
+    >>> from webapp.match import Settings
+    >>> question_words(Table(Settings(mode="hvh")), "game.reset_score", {})
+    'Reset the Human vs Human score?'
+    """
+    if endpoint == "game.reset_score":
+        return f"Reset the {table.score_name} score?"
+    s = table.settings
+    board, mode, human = (fields.get(name, getattr(s, name)) for name in ("board", "mode", "human"))
+    if board != s.board:
+        kind = f"a new {board_name(board)} game"
+    elif mode != s.mode:
+        kind = f"a new {MODE_NAMES.get(mode, 'game')} game"
+    elif human != s.human:
+        kind = f"a new game as {human}"
+    else:
+        return ""
+    return f"Start {kind}? This one will be abandoned."
 
 
 def hint_text(board: str) -> str:
-    """The hint's one line: which squares keep the best result, and why the marked one is the pick;
+    """The hint's one line: what the marked square does (the marked squares, counted, when they are equal);
     or, where nothing is proved, what the search prefers, said as a preference.
 
     Short enough for the two lines its slot keeps under the board on a 320 px phone.
 
     >>> hint_text(".........")
-    'Hint: all draw; the marked corners give O most ways to slip.'
+    'Hint: all draw; the marked corner gives O most ways to slip.'
     >>> hint_text("XX.OO....")
     'Hint: the marked corner wins at once.'
+    >>> hint_text("X.......O")
+    'Hint: the two marked corners win in 3 of your moves.'
     >>> hint_text("." * 49)
     'Hint: the search prefers the centre; nothing is proved.'
     >>> hint_text("." * 96 + "XXX" + "." * 12 + "OO" + "." * 112)  # 15×15, O to move
     "Hint: row 7, column 6 blocks X's open three."
     """
-    keep, picks, proved = hinted(board)
+    marked, proved, keep = _hint(board)
     pos = position(board)
     n = pos.geometry.n
-    chosen = _squares(picks, n)
+    label = _squares(marked, n)
+    one = len(marked) == 1
+    s = "s" if one else ""
     if not proved:
         # What the search's move does, where the engine can say it for certain (a four made, a three blocked).
-        does = big_help.move_words(board, picks[0]) if n > BIGGEST_SOLVED else ""
+        does = big_help.move_words(board, marked[0]) if n > BIGGEST_SOLVED else ""
         if does:
-            return f"Hint: {where(picks[0], n)} {does}."
-        return f"Hint: the search prefers {chosen}; nothing is proved."
-    result, plies = analyze(board)[picks[0]]
-    opponent = other(pos.to_move)
-    verb = "gives" if len(picks) == 1 else "give"
+            return f"Hint: {where(marked[0], n)} {does}."
+        return f"Hint: the search prefers {label}; nothing is proved."
+    result, plies = analyze(board)[marked[0]]
     if result == "win":
         if plies == 1:
-            return f"Hint: {chosen} {'wins' if len(picks) == 1 else 'win'} at once."
-        fastest = f"{chosen} {'wins' if len(picks) == 1 else 'win'} in {(plies + 1) // 2} of your moves"
-        return f"Hint: {fastest}." if len(keep) == len(picks) else f"Hint: {len(keep)} squares win; {fastest}."
+            return f"Hint: {label} win{s} at once."
+        fastest = f"{label} win{s} in {(plies + 1) // 2} of your moves"
+        return f"Hint: {fastest}." if len(keep) == len(marked) else f"Hint: {len(keep)} squares win; {fastest}."
     if result == "loss":
-        return f"Hint: every move loses; {chosen} {'holds' if len(picks) == 1 else 'hold'} out longest."
-    if len(keep) == len(picks):
-        return f"Hint: {chosen} {'keeps' if len(picks) == 1 else 'keep'} the draw."
+        return f"Hint: every move loses; {label} hold{s} out longest."
     count = "all" if len(keep) == len(pos.legal_moves()) else f"{len(keep)} squares"
-    return f"Hint: {count} draw; {chosen} {verb} {opponent} most ways to slip."
+    if len(keep) == len(marked):
+        return f"Hint: {label} keep{s} the draw."
+    # "Most" is true of a square tied with others for most; the ones marked are named, and no more.
+    return f"Hint: {count} draw; {label} give{s} {other(pos.to_move)} most ways to slip."
 
 
 def _squares(cells: tuple[int, ...], n: int = 3) -> str:
-    """The marked squares in a few words, such as "the centre" or "the marked corners"."""
+    """The marked squares in a few words, such as "the centre", "the marked corner" or "the two marked edges"."""
     if len(cells) == 1:
         spot = where(cells[0], n)
         # A named place reads as the marked square; a row and column already says where it is.
         return spot if spot == "the centre" or not spot.startswith("the ") else f"the marked {spot.split()[-1]}"
     kinds = {place(cell, n).split()[-1] for cell in cells}
-    return f"the marked {kinds.pop()}s" if n == 3 and len(kinds) == 1 else "the marked squares"
+    kind = f"{kinds.pop()}s" if n == 3 and len(kinds) == 1 else "squares"
+    return f"the {('two', 'three')[len(cells) - 2]} marked {kind}"
 
 
 def board_name(board: str) -> str:
@@ -454,12 +535,12 @@ def board_name(board: str) -> str:
 
 
 def board_rule(board: str) -> str:
-    """What wins on a catalogue board, by its key, in one line.
+    """What wins on a catalogue board, by its key, in a few words.
 
     >>> board_rule("3x3"), board_rule("15x15")
-    ('3×3: three in a row wins.', '15×15: five or more in a row win.')
+    ('Three in a row wins.', 'Five or more in a row win.')
     """
     spec = BY_KEY[board]
-    count = ("three", "four", "five")[spec.k - 3]
+    count = ("Three", "Four", "Five")[spec.k - 3]
     # On 15×15 the game is free-style gomoku, where six or more in a row win too (rules.py).
-    return f"{spec.name}: {count} or more in a row win." if spec.n == 15 else f"{spec.name}: {count} in a row wins."
+    return f"{count} or more in a row win." if spec.n == 15 else f"{count} in a row wins."

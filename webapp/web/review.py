@@ -60,7 +60,7 @@ def board_key(board: Board) -> str | None:
 
 
 # The live board's move list (partials/moves.html) is drawn from the moves alone.
-bp.add_app_template_global(move_list, "move_rows")
+bp.add_app_template_global(move_list, "move_items")
 
 
 bp.add_app_template_global(board_key, "board_key")
@@ -78,8 +78,15 @@ def line_text(board: str, hint: str | None = None, then: tuple[int, ...] = ()) -
 def link_problem(error: ValueError, status: int = 400):
     """A friendly page for a link that does not hold a game: what is wrong, and the way back."""
     # The way back to a fresh game is the New game form, which carries the digest of the visitor's game.
-    digest = state.load().table.digest
-    return page_or_fragment("link_problem.html", "partials/problem.html", status, message=str(error), digest=digest)
+    table = state.load().table
+    return page_or_fragment(
+        "link_problem.html",
+        "partials/problem.html",
+        status,
+        message=str(error),
+        digest=table.digest,
+        has_game=bool(table.moves),
+    )
 
 
 def read_link() -> tuple[Board, tuple[int, ...], int | None]:
@@ -132,10 +139,12 @@ def show_game(graded: bool):
         where=status_words(moves, at, pos),
         cells=board_cells(pos, moves[at - 1] if at else None, next_move),
         previous=moves[at - 2] if at > 1 else None,
-        rows=move_list(moves, game.moves if game else (), board.n),
+        items=move_list(moves, game.moves if game else (), board.n),
         game=game,
         explanation=explain(next_move, board.n) if next_move else "",
         link=share_link(url_for(endpoint, board=key, moves=moves_text or None, at=at if at != len(moves) else None)),
+        # A visitor with a game of their own goes back to it; one who came by a link has none yet.
+        has_game=bool(table.moves),
     )
 
 
