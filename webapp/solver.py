@@ -36,7 +36,6 @@ BIG_BOARD_NAMES = {
     "View": "big",
     "MATE_BOUND": "hard",
     "Budget": "hard",
-    "openings": None,
 }
 
 __all__ = [
@@ -62,8 +61,6 @@ def __getattr__(name: str):
     if name not in BIG_BOARD_NAMES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module = BIG_BOARD_NAMES[name]
-    value = importlib.import_module(f"webapp.engine.{module or name}")
-    if module is not None:
-        value = getattr(value, name)
+    value = getattr(importlib.import_module(f"webapp.engine.{module}"), name)
     globals()[name] = value
     return value

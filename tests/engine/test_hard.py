@@ -6,7 +6,7 @@ import pytest
 from support import stones
 
 from tests.proofs import wins_within
-from webapp.engine import big, hard, levels, openings, pacing
+from webapp.engine import big, hard, levels, pacing
 from webapp.engine.gomoku import DOUBLE_W, FOUR_W, Gomoku
 from webapp.engine.hard import Budget, search
 from webapp.engine.rules import EMPTY, Position, other, parse
@@ -23,8 +23,7 @@ def grid(n: int, *rows: str) -> str:
     return "".join(row.ljust(n, EMPTY) for row in rows).ljust(n * n, EMPTY)
 
 
-# X to move on 15×15 after the centre and O's reply beside it: a quiet position, searched for real. (After O's
-# reply diagonally next to it, the opening book keeps the search's tie and searches nothing.)
+# X to move on 15×15 after the centre and O's reply beside it: a quiet position, searched for real.
 QUIET_15 = grid(15, "", "", "", "", "", "", "", ".......X", ".......O")
 
 
@@ -432,20 +431,26 @@ def test_a_depth_budget_is_the_depth_the_view_reports():
         (grid(7, "", ".XXXX..", "OO.....", "O......"), "lost", (7, 12), 1),
         (VCF, "fours", (112,), 5),
         (EMPTY * 49, "only", (24,), 0),  # the centre: nothing else is worth searching on an empty board
-        # The first reply: one of the four cells diagonally next to the first stone, at random.
-        (grid(7, "", "", "", "...X"), "opening", (16, 18, 30, 32), 0),
-        # In a corner there is only one.
-        (grid(15, "X"), "opening", (16,), 0),
-        # A position in the opening book: its reply, measured in games (webapp/engine/openings.py).
-        (openings.grid(15, openings.ENTRIES[0][0]), "book", (openings.ENTRIES[0][1],), 0),
-        # One that keeps the search's own tie, so that the game picks among its moves as it would.
-        (openings.grid(15, (112, 96)), "book", (82, 110), 0),
     ],
 )
 def test_without_a_look_ahead_the_view_says_why_and_weighs_no_move(board, reason, best, depth):
     found = big.view(board, QUICK)
     assert (found.reason, found.best, found.scores, found.top, found.depth) == (reason, best, (), None, depth)
     assert (found.forced is not None) == (reason in ("win", "fours"))
+
+
+@pytest.mark.parametrize(
+    ("n", "stone"),
+    [(15, (7, 7)), (15, (0, 0)), (15, (3, 12)), (7, (3, 3))],
+)
+def test_hard_answers_the_first_stone_by_searching_with_a_legal_move_near_it(n, stone):
+    board = stones(n, x=[stone])
+    result = search(Gomoku.from_text(board, n, 5), QUICK)
+    assert result.reason == "search" and result.depth >= 1 and result.nodes <= QUICK.nodes + 1
+    assert result.best and all(board[m] == EMPTY for m in result.best)
+    for move in result.best:
+        row, col = divmod(move, n)
+        assert max(abs(row - stone[0]), abs(col - stone[1])) <= 2, move
 
 
 def test_a_search_that_finishes_no_depth_claims_no_figure():
@@ -704,17 +709,23 @@ def test_in_the_opening_the_move_does_not_depend_on_the_machines_speed():
     assert opening_search(0.01, 0).depth < opening_search(0.001, 0).depth
 
 
+def transposed(cell: int, n: int) -> int:
+    row, col = divmod(cell, n)
+    return col * n + row
+
+
 @pytest.mark.parametrize("tick", [8, 10, 15, 20])
-def test_a_tie_stays_a_tie_when_the_clock_cuts_the_first_players_search(tick, monkeypatch):
-    # X's second move after O's diagonal reply: 82 and 110 are mirror images, so every depth ties them. Counting
-    # its nodes alone the search spends them all and offers both. When a clock this slow cuts it first, no check
-    # may still run past the move's time and settle the tie for whichever it tried first.
-    monkeypatch.setattr(Gomoku, "booked", lambda self: None)
+def test_a_tie_stays_a_tie_when_the_clock_cuts_the_first_players_search(tick):
+    # X's second move, both stones on the main diagonal: the position is its own mirror image in that diagonal, so
+    # every depth ties a move with its mirror image. When a clock this slow cuts the search before its nodes run
+    # out, no check may still run past the move's time and settle the tie for whichever it tried first.
+    board = stones(15, x=[(7, 7)], o=[(6, 6)])
     ticks = itertools.count()
     budget = dataclasses.replace(hard.DEFAULT_BUDGET, clock=lambda: next(ticks) * tick / 1000)
-    result = search(Gomoku.from_text(openings.grid(15, (112, 96)), 15, 5), budget)
+    result = search(Gomoku.from_text(board, 15, 5), budget)
     assert result.nodes < hard.DEFAULT_BUDGET.first_nodes  # cut by the clock, not by the count
-    assert (result.reason, result.best) == ("search", (82, 110))
+    assert result.reason == "search"
+    assert {transposed(m, 15) for m in result.best} == set(result.best)
 
 
 @pytest.mark.parametrize(
@@ -749,21 +760,17 @@ def test_the_first_players_move_stops_at_its_nodes_and_is_the_same_every_time():
     assert (first.best, first.depth, first.scores) == (again.best, again.depth, again.scores)
 
 
-# X's seventh move in a game of seed 2673013: a clock running slow cut the defences' share, and X played 127 and
-# lost, where 82, its move at the usual speed, won 360 of 362 games (docs/engine.md).
+# X's seventh move in a position where O threatens a forced win, so that the defences' share is spent.
 SEVENTH = grid(15, "", "", "", "..........O", ".........X", "........X", ".....OOX", "....OXXXO", ".....O")
 
 
-def test_the_first_players_move_does_not_change_with_a_slower_clock_short_of_its_whole_budget(monkeypatch):
-    # The book keeps 82 here, the search's own move, for machines whose clock cuts the whole move short; it is the
-    # search's own that is asked about, so the book is silent.
-    monkeypatch.setattr(Gomoku, "booked", lambda self: None)
+def test_the_first_players_move_does_not_change_with_a_slower_clock_short_of_its_whole_budget():
     frozen = search(game_of(SEVENTH), dataclasses.replace(hard.DEFAULT_BUDGET, clock=lambda: 0.0))
     # Each reading 5 ms later: the move's hundred or so readings pass every share's fraction of the 0.75 s, the
     # defences' 0.41 s among them, and stay short of the whole. The shares end by nodes alone, so nothing changes.
     ticks = itertools.count()
     slow = search(game_of(SEVENTH), dataclasses.replace(hard.DEFAULT_BUDGET, clock=lambda: next(ticks) * 0.005))
-    assert frozen.best == (82,)
+    assert frozen.reason == "search" and frozen.best
     assert (slow.best, slow.depth, slow.nodes, slow.scores) == (frozen.best, frozen.depth, frozen.nodes, frozen.scores)
     assert 0.41 < slow.seconds < hard.DEFAULT_BUDGET.seconds
     # The second player's budget is of seconds, and its steps keep their fractions of them.
@@ -773,20 +780,24 @@ def test_the_first_players_move_does_not_change_with_a_slower_clock_short_of_its
 
 
 @pytest.mark.parametrize(
-    ("moves", "depth"),
+    "moves",
     [
-        ((112, 126, 128, 96, 160), 4),  # O's third move
-        ((112, 126, 127, 142, 113, 141, 158, 143, 144), 5),  # O's fifth
+        (112, 126, 128, 96, 160),  # O's third move, counted by the early count
+        (112, 126, 127, 142, 113, 141, 158, 143, 144),  # O's fifth, by the opening's
     ],
 )
-def test_the_openings_count_buys_o_the_depth_the_matches_measured_best(moves, depth):
-    # What a node costs decides how deep a count goes: a faster board once bought O a ply more at its third move,
-    # and the threat attacker won 47 of 200 games instead of 1 of 145 (docs/engine.md). A frozen clock leaves the
-    # count alone to decide.
+def test_the_openings_count_alone_stops_os_iterations_on_a_frozen_clock(moves):
+    # A frozen clock is a machine infinitely fast: the count of nodes decides how deep O looks, and a larger
+    # count looks at least as deep.
     game = Gomoku(15, 5)
     for move in moves:
         game.play(move)
-    assert search(game, dataclasses.replace(hard.DEFAULT_BUDGET, clock=lambda: 0.0)).depth == depth
+    frozen = dataclasses.replace(hard.DEFAULT_BUDGET, clock=lambda: 0.0)
+    counted = search(game, frozen)
+    more = search(game, dataclasses.replace(frozen, early_nodes=12_000, opening_nodes=12_000))
+    assert counted.reason == more.reason == "search"
+    assert 2 <= counted.depth <= more.depth and counted.nodes < more.nodes
+    assert (counted.best, counted.depth) == (search(game, frozen).best, search(game, frozen).depth)
 
 
 def test_the_count_of_nodes_bounds_the_openings_iterations():

@@ -133,7 +133,6 @@ UNBOUNDED_BY_DESIGN = {
     "webapp.engine.bitboard.bit_geometry": "a board's size and line length",
     "webapp.engine.facts._lines": "a board's size",
     "webapp.engine.book.load": "no argument",
-    "webapp.engine.openings._book": "no argument",
     "webapp.engine.gomoku._shape": "a line's window of at most 2k - 1 cells on the big boards",
     "webapp.engine.gomoku.layout": "a board's size and line length",
     "webapp.engine.gomoku.weight_table": "a line length (its list has a fixed size: 4 ** (2k - 2) codes)",

@@ -28,7 +28,6 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from webapp.engine import openings
 from webapp.engine.boards import board_for
 
 X, O, EMPTY, EDGE = "X", "O", ".", "#"
@@ -635,10 +634,6 @@ class Gomoku:
     def dead(self) -> bool:
         """Whether no empty cell could ever be part of k in a row for either side: a certain draw."""
         return self.total == 0
-
-    def booked(self) -> tuple[int, ...] | None:
-        """The opening book's reply here (15×15 only; one move, or a tie's), if it has one."""
-        return openings.reply(self.text, self.n, self.k)
 
     def key(self) -> int:
         return self.hash

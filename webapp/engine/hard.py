@@ -105,8 +105,6 @@ class ThreatGame(Protocol):
 
     def key(self) -> Hashable: ...
     def evaluate(self) -> int: ...
-    def booked(self) -> tuple[int, ...] | None:
-        """The opening book's reply in this position (one move, or a tie's), if it has one."""
 
 
 @dataclass(frozen=True)
@@ -208,9 +206,8 @@ class Result:
     # Why the search chose as it did: "search" (it looked ahead), or with no look-ahead: "win" (a win at
     # once), "block" (one threat to block), "lost" (two completions to block), "fours" or "threes" (a forced
     # win by continuous fours, or by fours and threes), "delay" (every move loses to a forced win of the
-    # opponent's: the longest is played), "only" (one move worth searching), "opening" (the first reply: any
-    # cell next to the first stone), "book" (the opening book's reply: a move, or a tie) or "unfinished" (the
-    # budget ran out before depth 1).
+    # opponent's: the longest is played), "only" (one move worth searching) or "unfinished" (the budget ran out
+    # before depth 1).
     reason: str = "search"
     # The forced win proved for the side to move at the root, if any.
     forced: ForcedWin | None = None
@@ -563,25 +560,12 @@ def search(game: ThreatGame, budget: Budget = DEFAULT_BUDGET) -> Result:
 
 def _choose(s: Search, me: str, them: str, done) -> Result:
     game, budget = s.game, s.budget
-    booked = game.booked()
-    if booked is not None:
-        # Measured in games, where the search's own answer lost more often, or the search's own choice, kept where a
-        # slower machine's clock cut it to another (webapp/engine/openings.py, ``why``); first, so that it costs a
-        # lookup whatever time is left (the tree's search gets what its analysis leaves).
-        return done(booked, 0, 0, "book")
     win = s.forced(me, s.share(OWN_NODES, budget.own_fraction), s.until(budget.own_fraction))
     if win is not None:
         return done((win.first,), MATE - win.plies, win.plies, win.kind, forced=win)
     moves = game.moves(ROOT_WIDTH)
     if len(moves) == 1:
         return done(moves, 0, 0, "only")
-    if game.stones == 1:
-        # The first reply: a cell diagonally next to the first stone, one at random, so that no two games need open
-        # alike. A search cannot tell the cells around the stone apart (one two steps away, which a shallow
-        # horizon can prefer, lets the first player build freely), but matches can: against the ThreatSpace
-        # player, over 313 games as O, Hard lost 29 % of those it opened diagonally and 47 % of those it
-        # opened beside the stone (docs/engine.md).
-        return done(_first_replies(game), 0, 0, "opening")
     # What the opponent threatens now, and after which of our moves it still wins.
     threat = s.forced(
         them, s.share(THEIR_NODES, budget.their_fraction - budget.own_fraction), s.until(budget.their_fraction)
@@ -613,14 +597,6 @@ def _choose(s: Search, me: str, them: str, done) -> Result:
     first = _pressing(s, me, safe, scores, checks)
     best = [m for m in safe if scores[m] == scores[first] and checks.seen(m) == checks.seen(first)]
     return done(best, scores[first], depth, "search", scores)
-
-
-def _first_replies(game: ThreatGame) -> list[int]:
-    """The empty cells diagonally next to the only stone; all the cells next to it if none is empty there."""
-    last, n = game.history[-1], game.n
-    around = sorted(m for m in game.lay.around[last] if not game.board[m])
-    diagonal = [m for m in around if m // n != last // n and m % n != last % n]
-    return diagonal or around
 
 
 def _pressing(s: Search, me: str, safe: list[int], scores: dict, checks: Checks) -> int:

@@ -343,13 +343,6 @@ def search_words(board: str, view: View) -> str:
                 f"lines where {k} in a row can be made, and it leaves the most room on every side."
             )
         return f"Only one move is worth weighing here, {cells}, so Hard plays it with no look-ahead."
-    if view.reason == "opening":
-        return (
-            f"Hard answers the first stone with no look-ahead, at one of {cells} at random: in measured games, "
-            "a reply diagonally next to the stone lost less often than one beside it."
-        )
-    if view.reason == "book":
-        return book_words(board, cells, len(best) > 1)
     if view.reason == "unfinished":
         return (
             f"Hard ran out of time before it finished looking 1 move ahead ({weighed}); "
@@ -359,29 +352,6 @@ def search_words(board: str, view: View) -> str:
     if view.depth > 1:
         ahead += f" ({(view.depth + 1) // 2} by {side}, {view.depth // 2} by {them})"
     return f"Hard looked {ahead} and weighed {weighed}; it prefers {cells}."
-
-
-def book_words(board: str, cells: str, tie: bool) -> str:
-    """Why Hard plays the opening book's reply ``cells`` in ``board``, in the words of why the book keeps it."""
-    shape = board_for(board)
-    openings = solver.openings
-    kept = openings.why(board, shape.n, shape.k)
-    if kept == openings.OWN and tie:
-        return (
-            f"This position is in Hard’s opening book, so it plays {cells} at random with no look-ahead: its search "
-            "rates them the same, and the book keeps both so that a slower computer, whose clock would cut that "
-            "search short, picks between them too."
-        )
-    if kept == openings.OWN:
-        reason = (
-            "it is the move its search picks when it runs to the end of its budget, and the book keeps it so that a "
-            "slower computer, whose clock would cut that search short, plays it too."
-        )
-    elif kept == openings.SETTLES:
-        reason = "its search rates another move the same, and in games played out from here, this one lost less often."
-    else:
-        reason = "in games played out from here, that move lost less often than the one its search prefers."
-    return f"This position is in Hard’s opening book, so it plays {cells} with no look-ahead: {reason}"
 
 
 def estimate(view: View | None, side: str, move: int, proved: bool) -> Estimate | None:
