@@ -63,9 +63,7 @@ SAFETY_CHECKS = 8
 # Of several moves that stop the opponent's forced win, one can leave it a quiet reply after which nothing stops
 # the next: often another of those moves, the point both sides need. So many of them are checked against the
 # others taken by the opponent, each reply of ours there tried with REBUT_NODES nodes (REBUT_TRIES replies at most),
-# and those under more pressure than the least by over REBUT_MARGIN are dropped (``_unrefuted``). A margin of 0.15,
-# not 0.3, lost 31 of 200 games as O against ThreatSpace where 0.3 lost 40; with a budget of nodes, where the games
-# repeat, 19 of 100 where 0.3 lost 32 and 0.05 lost 23 (docs/engine.md).
+# and those under more pressure than the least by over REBUT_MARGIN are dropped (``_unrefuted``).
 REBUT_MOVES, REBUT_TRIES, REBUT_NODES, REBUT_MARGIN = 4, 10, 400, 0.15
 
 
@@ -124,7 +122,7 @@ class Budget:
     while the alpha-beta has visited fewer than ``opening_nodes`` nodes instead (``early_nodes`` for the
     second player's moves before ``early_stones`` stones): a count, not a clock, so that a faster machine
     does not start deeper iterations there. The iteration started last still runs until it ends or the time
-    limits stop it, so the clock can still cut it (scripts/opening_clock.py measures how often).
+    limits stop it, so the clock can still cut it.
 
     ``first_nodes``, if given, is the first player's (X's) budget of nodes: see ``for_mover``. A budget of nodes ends
     each step by its share of them (``Search.share``); where it has seconds too, they end only the move as a whole.
@@ -152,14 +150,11 @@ class Budget:
         Its alpha-beta then starts iterations until those nodes (or its share of the seconds) run out, in the
         opening as past it, and takes every node the steps before it left, so that the checks after it run only
         when it stops early. On a machine fast enough to spend the nodes before the clock, X's move is the same
-        every time. Measured as X against ThreatSpace, it lost 7 of 600 games where the clock's budget lost 22 of
-        700, and giving the checks a fifth of the nodes lost 5 of 78 where it lost 1 (docs/engine.md). As O the
-        same budget lost 30 of 119, so the second player keeps the clock and the opening's counts.
+        every time. The second player, who defends, keeps the clock and the opening's counts (docs/engine.md).
 
-        Each step's share of the move ends by nodes alone, not by the clock's fraction as well: a clock running 1.2
-        to 2 times slow (a busy host) cut the defences' share and others short and changed X's move. Two games of
-        1,000 were lost that way, at positions whose usual move won 360 of 362 and 339 of 340 games
-        (docs/engine.md). The seconds still end the whole move, on a machine about twice as slow as this one.
+        Each step's share of the move ends by nodes alone, not by the clock's fraction as well, so that a clock
+        running slow (a busy host) cannot cut a step short and change X's move. The seconds still end the whole
+        move.
 
         >>> budget = Budget(seconds=0.75, opening_stones=12, first_nodes=24_000)
         >>> budget.for_mover("X").nodes, budget.for_mover("X").opening_stones, budget.for_mover("O") is budget
@@ -173,13 +168,7 @@ class Budget:
 
 # What a move costs the server: the default budget of the Hard level. It fits inside a request's own deadline
 # (0.8 s of CPU, webapp.web.costs), so that the move the page plays is the one the strength matches measured, not
-# one cut short before its last checks. X's 24,000 nodes took about 0.35 to 0.45 s on the first machines; on one
-# about half as fast (docs/engine.md, *A slower machine*) the clock cut X's moves and X lost 7 of 200 games that it
-# won counting nodes alone. With the search 35 % cheaper (*A cheaper search*) it lost 7 of 600 there, and with ties
-# kept through a cut and three positions booked with the full count's choice, 1 to 5 of 340 to 440 in four runs, as
-# the clock cut more (*A tie the clock settled, and a check the clock cut*); with two more, 2 of 880, and with two more
-# again, 2 of 440: half of those four the clock's, half the search's own (*Why each entry is kept*); with one more,
-# 1 of 440, the search's own (*Play-outs that show ThreatSpace the game*).
+# one cut short before its last checks; X's nodes fit inside the seconds on a machine of ordinary speed.
 DEFAULT_BUDGET = Budget(
     seconds=0.75,
     start_fraction=0.12,
@@ -251,7 +240,7 @@ class Search:
         # each depth, and of the same positions reached by moves in another order.
         self.short: dict = {}
         # The move ordering of each position the alpha-beta has searched: each iteration visits again the nodes of the
-        # last (in X's opening, about 30 % of the orderings asked for were repeats; docs/engine.md, *A cheaper search*).
+        # last.
         self.orders: dict = {}
 
     @property
@@ -277,16 +266,15 @@ class Search:
         """The nodes within which an alpha-beta iteration may start, in the opening; 0 past it (the clock decides).
 
         In the quiet opening a few decisions shape the whole game, and which depth a clock lets the search reach
-        there flips them: the same matches, rerun, lost 3 or 12 of 20 as O (docs/engine.md). A node count decides
-        which iterations start the same way on every machine (the last one may still be cut by the clock). The
-        first player, with a budget of nodes of its own (``Budget.for_mover``), has no opening count."""
+        there flips them. A node count decides which iterations start the same way on every machine (the last one
+        may still be cut by the clock). The first player, with a budget of nodes of its own (``Budget.for_mover``),
+        has no opening count."""
         budget = self.budget
         if self.game.stones >= budget.opening_stones:
             return 0
         if self.game.stones < budget.early_stones:
-            # O's first moves count fewer nodes than its later opening moves: one ply deeper at its third move
-            # lost to the threat attacker, one ply less deep at its fifth and sixth lost to ThreatSpace
-            # (docs/engine.md, *A faster board, and what the opening's count then meant*).
+            # O's first moves count fewer nodes than its later opening moves: the early moves and the later ones
+            # are each best at their own depth (docs/engine.md, *Budget and time control*).
             return budget.early_nodes
         return budget.opening_nodes
 
