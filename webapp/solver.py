@@ -34,8 +34,8 @@ BIG_BOARD_NAMES = {
     "Threat": "facts",
     "ForcedWin": "facts",
     "View": "big",
-    "MATE_BOUND": "hard",
-    "Budget": "hard",
+    "MATE_BOUND": "alphabeta",
+    "Budget": "budget",
 }
 
 __all__ = [

@@ -187,7 +187,7 @@ def test_the_7x7_tree_shows_unclear_values_and_the_search_accessibly(audit_page,
     search's view under a node budget, so that its figures do not depend on the machine."""
     import webapp.learn.tree
     from webapp.engine import big, levels
-    from webapp.engine.hard import Budget
+    from webapp.engine.budget import Budget
 
     def analyze(board):
         proved = {5: ("draw", 30), 6: ("loss", 2)}

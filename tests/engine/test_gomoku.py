@@ -6,8 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.proofs import wins_within
-from webapp.engine import gomoku
-from webapp.engine.gomoku import (
+from webapp.engine.gomoku import Gomoku
+from webapp.engine.lines import (
     DEAD,
     DIRECTIONS,
     DOUBLE_THREE_W,
@@ -26,7 +26,6 @@ from webapp.engine.gomoku import (
     THREE_W,
     TWO,
     WEIGHTS,
-    Gomoku,
     _shape,
     window_of,
 )
@@ -235,7 +234,7 @@ def test_the_move_ordering_ranks_by_the_weights_in_full_read_off_each_cells_wind
 
 def test_the_lines_memory_is_emptied_at_its_bound_and_the_board_stays_right(monkeypatch):
     # Whatever positions a visitor asks about, a layout remembers at most LINE_CACHE_LIMIT lines' contents.
-    monkeypatch.setattr(gomoku, "LINE_CACHE_LIMIT", 40)
+    monkeypatch.setattr("webapp.engine.lines.LINE_CACHE_LIMIT", 40)
     g = random_game(15, 5, random.Random(7), 50)
     kept = sum(len(known) for known in g.lay.known)
     assert 0 < kept == g.lay.remembered <= 40
@@ -306,7 +305,7 @@ def test_a_moves_score_is_its_weight_in_attack_then_in_defence():
 @pytest.mark.parametrize(("n", "k"), BIG)
 def test_a_fresh_layout_knows_each_cells_neighbours_codes_and_keys(n, k):
     # A new Layout, not the memoised one: a mutation run starts from a process that has built those.
-    from webapp.engine.gomoku import Layout
+    from webapp.engine.lines import Layout
 
     lay = Layout(n, k)
     assert lay.centre == (n // 2) * (n + 1)

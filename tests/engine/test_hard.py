@@ -6,9 +6,11 @@ import pytest
 from support import stones
 
 from tests.proofs import wins_within
-from webapp.engine import big, hard, levels, pacing
-from webapp.engine.gomoku import DOUBLE_W, FOUR_W, Gomoku
-from webapp.engine.hard import Budget, search
+from webapp.engine import alphabeta, big, hard, levels, pacing
+from webapp.engine.budget import DEFAULT_BUDGET, Budget
+from webapp.engine.gomoku import Gomoku
+from webapp.engine.hard import search
+from webapp.engine.lines import DOUBLE_W, FOUR_W
 from webapp.engine.rules import EMPTY, Position, other, parse
 from webapp.engine.vct import Exhausted, Meter, ThreatSearch
 
@@ -169,7 +171,7 @@ def test_in_the_issues_position_hard_leaves_o_no_win_by_fours_and_the_hardest_wi
     g.undo()
     # And of the moves that could stop O's threat (the cells of its line, and the moves Hard looks at
     # first), none leaves O a win that is longer, or harder to find within the same share of nodes.
-    s = hard.Search(g, Budget())
+    s = alphabeta.Search(g, Budget())
     threat = s.forced("O", hard.THEIR_NODES)
     after = {}
     for cell in {*threat.line, *g.moves(hard.ROOT_WIDTH), move}:
@@ -199,14 +201,14 @@ def test_of_two_defences_hard_keeps_the_one_the_opponent_cannot_answer_by_taking
         g.play(cell)
         assert find(g, "X") is None, cell
         g.undo()
-    s = hard.Search(g, Budget(nodes=100_000))
+    s = alphabeta.Search(g, Budget(nodes=100_000))
     pressure = {}
     for ours, theirs in ((158, 173), (173, 158)):
         g.play(ours)
         pressure[ours] = hard._pressure(s, "O", "X", theirs)
         g.undo()
     assert pressure[158] > pressure[173] + hard.REBUT_MARGIN
-    s = hard.Search(g, Budget(nodes=100_000))
+    s = alphabeta.Search(g, Budget(nodes=100_000))
     checks = hard.Checks(s, "X")
     assert hard._unrefuted(s, checks, "O", "X", [158, 173]) == [158, 173]  # not settled: nothing is dropped
     for cell in (158, 173):
@@ -394,7 +396,7 @@ def test_analyze_covers_every_legal_cell_and_claims_nothing_in_a_quiet_position(
 
 
 def test_the_hard_budget_reads_the_paces_clock():
-    assert hard.DEFAULT_BUDGET.clock is None  # the pace's clock: CPU time alone, the request's in a server
+    assert DEFAULT_BUDGET.clock is None  # the pace's clock: CPU time alone, the request's in a server
     assert pacing.current().clock.__name__ == "process_time"
 
 
@@ -497,12 +499,12 @@ def fours_of(game: Gomoku, side: str, line: bool = False):
         game.pass_turn()
     meter = Meter()
     try:
-        with meter.share(hard.INNER_NODES):
+        with meter.share(alphabeta.INNER_NODES):
             search = ThreatSearch(game, side, meter)
             if line:
-                found = search.vcf(hard.LEAF_DEPTH)
+                found = search.vcf(alphabeta.LEAF_DEPTH)
                 return None if found is None else found.line
-            return search.attack(0, hard.LEAF_DEPTH)
+            return search.attack(0, alphabeta.LEAF_DEPTH)
     except Exhausted:
         return None
     finally:
@@ -515,9 +517,9 @@ def reference(game: Gomoku, depth: int, ply: int) -> int:
     me = game.mover
     mine, theirs = game.completions(me)
     if mine:
-        return hard.MATE - ply - 1
+        return alphabeta.MATE - ply - 1
     if len(theirs) > 1:
-        return -(hard.MATE - ply - 2)
+        return -(alphabeta.MATE - ply - 2)
     if game.full() or game.dead():
         return 0
     if theirs:  # the forced block costs no depth, up to ply 40
@@ -527,38 +529,38 @@ def reference(game: Gomoku, depth: int, ply: int) -> int:
         finally:
             game.undo()
     if game.has(me, DOUBLE_W):  # a double to make: two completions, and the opponent has none
-        return hard.MATE - ply - 3
+        return alphabeta.MATE - ply - 3
     if depth <= 0:
         meter = Meter()
         try:
-            with meter.share(hard.LEAF_NODES):
-                found = ThreatSearch(game, me, meter).attack(0, hard.LEAF_DEPTH)
+            with meter.share(alphabeta.LEAF_NODES):
+                found = ThreatSearch(game, me, meter).attack(0, alphabeta.LEAF_DEPTH)
         except Exhausted:
             found = None
-        return game.evaluate() if found is None else hard.MATE - ply - found
+        return game.evaluate() if found is None else alphabeta.MATE - ply - found
     answers = game.answers(other(me))
     if answers == []:
-        return -(hard.MATE - ply - 4)
+        return -(alphabeta.MATE - ply - 4)
     if answers is None:
         plies = fours_of(game, me)
         if plies is not None:
-            return hard.MATE - ply - plies
-        moves = game.moves(hard.WIDTH)
+            return alphabeta.MATE - ply - plies
+        moves = game.moves(alphabeta.WIDTH)
         threat = fours_of(game, other(me), line=True)
         if threat is not None:
             stops = set(threat) | set(game.threats(me, FOUR_W))
-            moves = [m for m in game.moves() if m in stops][: hard.WIDTH] or moves
+            moves = [m for m in game.moves() if m in stops][: alphabeta.WIDTH] or moves
     else:
-        moves = answers[: hard.WIDTH]
-    best = -hard.INF
+        moves = answers[: alphabeta.WIDTH]
+    best = -alphabeta.INF
     for move in moves:
         game.play(move)
         try:
             best = max(best, -reference(game, depth - 1, ply + 1))
         finally:
             game.undo()
-    if answers is not None and best < -hard.MATE_BOUND and len(answers) > hard.WIDTH:
-        best = max(best, -(hard.MATE - ply - 4))
+    if answers is not None and best < -alphabeta.MATE_BOUND and len(answers) > alphabeta.WIDTH:
+        best = max(best, -(alphabeta.MATE - ply - 4))
     return best
 
 
@@ -576,8 +578,8 @@ MIDDLEGAMES = [
 def test_the_windowed_search_with_its_table_finds_the_plain_negamax_value(board, depth):
     g = Gomoku.from_text(board, 7, 5)
     expected = reference(g, depth, 0)
-    s = hard.Search(g, Budget())
-    assert s.negamax(depth, -hard.INF, hard.INF, 0) == expected
+    s = alphabeta.Search(g, Budget())
+    assert s.negamax(depth, -alphabeta.INF, alphabeta.INF, 0) == expected
     assert g.text == board  # every move taken back
 
 
@@ -585,15 +587,15 @@ def test_the_windowed_search_with_its_table_finds_the_plain_negamax_value(board,
 @pytest.mark.parametrize("ply", [39, 40])
 def test_forced_replies_cost_no_depth_until_ply_40(board, ply):
     g = Gomoku.from_text(board, 7, 5)
-    s = hard.Search(g, Budget())
-    assert s.negamax(1, -hard.INF, hard.INF, ply) == reference(g, 1, ply)
+    s = alphabeta.Search(g, Budget())
+    assert s.negamax(1, -alphabeta.INF, alphabeta.INF, ply) == reference(g, 1, ply)
 
 
 @pytest.mark.parametrize("board", [MIDDLEGAMES[0], MIDDLEGAMES[1], MIDDLEGAMES[3], QUIET_15])
 @pytest.mark.parametrize("depth", [1, 2])
 def test_each_root_score_is_exact_for_the_best_moves_and_an_upper_bound_for_the_rest(board, depth):
     g = game_of(board)
-    s = hard.Search(g, Budget())
+    s = alphabeta.Search(g, Budget())
     moves = g.moves(hard.ROOT_WIDTH)
     scores = s.root(moves, depth)
     exact = {}
@@ -625,16 +627,16 @@ def result_of(board: str, budget: Budget = QUICK):
 def test_what_the_search_reports_when_it_need_not_search():
     # An immediate win: one ply, proved.
     win = result_of(IMMEDIATE_WINS[0][0])
-    assert (win.best, win.value, win.depth, win.scores, win.proved) == ((0, 5), hard.MATE - 1, 1, {}, True)
+    assert (win.best, win.value, win.depth, win.scores, win.proved) == ((0, 5), alphabeta.MATE - 1, 1, {}, True)
     # One threat to block: the block, worth nothing yet.
     block = result_of(grid(7, "OXXXX..", "", "...O..O"))
     assert (block.best, block.value, block.depth, block.proved) == ((5,), 0, 1, False)
     # Two completions to block: both named, and the game is lost in two plies.
     lost = result_of(grid(7, "X.X.X.X", "", ".OOOO.."))
-    assert (lost.best, lost.value, lost.depth) == ((14, 19), -(hard.MATE - 2), 1)
+    assert (lost.best, lost.value, lost.depth) == ((14, 19), -(alphabeta.MATE - 2), 1)
     # A win by fours: its first four, worth a win in that many plies, found at that depth.
     fours = result_of(VCF)
-    assert (fours.best, fours.value, fours.depth, fours.proved) == ((112,), hard.MATE - 5, 5, True)
+    assert (fours.best, fours.value, fours.depth, fours.proved) == ((112,), alphabeta.MATE - 5, 5, True)
     assert fours.forced.line[0] == 112 and len(fours.forced.line) == 5
     # One cell left and nothing to decide: played without a search.
     last = result_of("XXOXOOOOOOXXXOOXOOOXOXOXOXXXXXXOXOOOOXOXXXXXOXOO.")
@@ -679,11 +681,15 @@ def test_a_new_iteration_starts_only_within_the_start_fraction_of_the_time():
         readings.append(1)
         return 10.0 if len(readings) <= 2 else 11.5
 
-    s = hard.Search(Gomoku.from_text(QUIET_15, 15, 5), Budget(seconds=2.0, start_fraction=0.5, depth=3, clock=clock))
+    s = alphabeta.Search(
+        Gomoku.from_text(QUIET_15, 15, 5), Budget(seconds=2.0, start_fraction=0.5, depth=3, clock=clock)
+    )
     scores, depth = s.deepen(s.game.moves(hard.ROOT_WIDTH))
     assert depth == 1 and scores
     # Under the fraction, the iterations go on.
-    s = hard.Search(Gomoku.from_text(QUIET_15, 15, 5), Budget(seconds=2.0, start_fraction=0.9, depth=3, clock=clock))
+    s = alphabeta.Search(
+        Gomoku.from_text(QUIET_15, 15, 5), Budget(seconds=2.0, start_fraction=0.9, depth=3, clock=clock)
+    )
     assert s.deepen(s.game.moves(hard.ROOT_WIDTH))[1] == 3
 
 
@@ -721,9 +727,9 @@ def test_a_tie_stays_a_tie_when_the_clock_cuts_the_first_players_search(tick):
     # out, no check may still run past the move's time and settle the tie for whichever it tried first.
     board = stones(15, x=[(7, 7)], o=[(6, 6)])
     ticks = itertools.count()
-    budget = dataclasses.replace(hard.DEFAULT_BUDGET, clock=lambda: next(ticks) * tick / 1000)
+    budget = dataclasses.replace(DEFAULT_BUDGET, clock=lambda: next(ticks) * tick / 1000)
     result = search(Gomoku.from_text(board, 15, 5), budget)
-    assert result.nodes < hard.DEFAULT_BUDGET.first_nodes  # cut by the clock, not by the count
+    assert result.nodes < DEFAULT_BUDGET.first_nodes  # cut by the clock, not by the count
     assert result.reason == "search"
     assert {transposed(m, 15) for m in result.best} == set(result.best)
 
@@ -746,16 +752,16 @@ def test_a_tie_stays_a_tie_when_the_clock_cuts_the_first_players_search(tick):
 )
 def test_each_player_has_its_own_count_in_the_opening_and_the_clock_decides_past_it(board, count):
     game = Gomoku.from_text(board, 15, 5)
-    s = hard.Search(game, hard.DEFAULT_BUDGET.for_mover(game.mover))
+    s = alphabeta.Search(game, DEFAULT_BUDGET.for_mover(game.mover))
     assert s.opening_count() == count
 
 
 def test_the_first_players_move_stops_at_its_nodes_and_is_the_same_every_time():
     # A frozen clock is a machine infinitely fast: X's budget of nodes alone ends its move, and decides it.
-    frozen = dataclasses.replace(hard.DEFAULT_BUDGET, clock=lambda: 0.0)
+    frozen = dataclasses.replace(DEFAULT_BUDGET, clock=lambda: 0.0)
     game = Gomoku.from_text(QUIET_15, 15, 5)
     first, again = search(game, frozen), search(game, frozen)
-    assert hard.DEFAULT_BUDGET.first_nodes < first.nodes <= hard.DEFAULT_BUDGET.first_nodes + 1
+    assert DEFAULT_BUDGET.first_nodes < first.nodes <= DEFAULT_BUDGET.first_nodes + 1
     assert first.depth >= 3
     assert (first.best, first.depth, first.scores) == (again.best, again.depth, again.scores)
 
@@ -765,18 +771,18 @@ SEVENTH = grid(15, "", "", "", "..........O", ".........X", "........X", ".....O
 
 
 def test_the_first_players_move_does_not_change_with_a_slower_clock_short_of_its_whole_budget():
-    frozen = search(game_of(SEVENTH), dataclasses.replace(hard.DEFAULT_BUDGET, clock=lambda: 0.0))
+    frozen = search(game_of(SEVENTH), dataclasses.replace(DEFAULT_BUDGET, clock=lambda: 0.0))
     # Each reading 5 ms later: the move's hundred or so readings pass every share's fraction of the 0.75 s, the
     # defences' 0.41 s among them, and stay short of the whole. The shares end by nodes alone, so nothing changes.
     ticks = itertools.count()
-    slow = search(game_of(SEVENTH), dataclasses.replace(hard.DEFAULT_BUDGET, clock=lambda: next(ticks) * 0.005))
+    slow = search(game_of(SEVENTH), dataclasses.replace(DEFAULT_BUDGET, clock=lambda: next(ticks) * 0.005))
     assert frozen.reason == "search" and frozen.best
     assert (slow.best, slow.depth, slow.nodes, slow.scores) == (frozen.best, frozen.depth, frozen.nodes, frozen.scores)
-    assert 0.41 < slow.seconds < hard.DEFAULT_BUDGET.seconds
+    assert 0.41 < slow.seconds < DEFAULT_BUDGET.seconds
     # The second player's budget is of seconds, and its steps keep their fractions of them.
     for mover, limited in (("X", False), ("O", True)):
-        s = hard.Search(game_of(SEVENTH), hard.DEFAULT_BUDGET.for_mover(mover))
-        assert (s.until(hard.DEFAULT_BUDGET.defence_fraction) is not None) == limited
+        s = alphabeta.Search(game_of(SEVENTH), DEFAULT_BUDGET.for_mover(mover))
+        assert (s.until(DEFAULT_BUDGET.defence_fraction) is not None) == limited
 
 
 @pytest.mark.parametrize(
@@ -792,7 +798,7 @@ def test_the_openings_count_alone_stops_os_iterations_on_a_frozen_clock(moves):
     game = Gomoku(15, 5)
     for move in moves:
         game.play(move)
-    frozen = dataclasses.replace(hard.DEFAULT_BUDGET, clock=lambda: 0.0)
+    frozen = dataclasses.replace(DEFAULT_BUDGET, clock=lambda: 0.0)
     counted = search(game, frozen)
     more = search(game, dataclasses.replace(frozen, early_nodes=12_000, opening_nodes=12_000))
     assert counted.reason == more.reason == "search"
@@ -805,14 +811,14 @@ def test_the_count_of_nodes_bounds_the_openings_iterations():
 
 
 def test_wins_are_stored_in_the_table_as_plies_from_the_stored_node():
-    mate_in_5, lost_in_4 = hard.MATE - 5, -(hard.MATE - 4)
-    assert hard._to_table(mate_in_5, 3) == hard.MATE - 2
-    assert hard._to_table(lost_in_4, 3) == -(hard.MATE - 1)
-    for value in (0, 1234, -1234, hard.MATE_BOUND, -hard.MATE_BOUND):  # judgements, not wins
-        assert hard._to_table(value, 3) == value == hard._from_table(value, 3)
-    for value in (mate_in_5, lost_in_4, hard.MATE_BOUND + 1, -(hard.MATE_BOUND + 1)):
-        assert hard._from_table(hard._to_table(value, 3), 3) == value
-    assert hard._from_table(hard.MATE - 2, 3) == mate_in_5
+    mate_in_5, lost_in_4 = alphabeta.MATE - 5, -(alphabeta.MATE - 4)
+    assert alphabeta._to_table(mate_in_5, 3) == alphabeta.MATE - 2
+    assert alphabeta._to_table(lost_in_4, 3) == -(alphabeta.MATE - 1)
+    for value in (0, 1234, -1234, alphabeta.MATE_BOUND, -alphabeta.MATE_BOUND):  # judgements, not wins
+        assert alphabeta._to_table(value, 3) == value == alphabeta._from_table(value, 3)
+    for value in (mate_in_5, lost_in_4, alphabeta.MATE_BOUND + 1, -(alphabeta.MATE_BOUND + 1)):
+        assert alphabeta._from_table(alphabeta._to_table(value, 3), 3) == value
+    assert alphabeta._from_table(alphabeta.MATE - 2, 3) == mate_in_5
 
 
 class SizeLog(dict):
@@ -826,43 +832,43 @@ class SizeLog(dict):
 
 
 def test_the_table_never_holds_more_than_its_limit(monkeypatch):
-    monkeypatch.setattr(hard, "TABLE_LIMIT", 5)
-    s = hard.Search(Gomoku.from_text(MIDDLEGAMES[0], 7, 5), Budget())
+    monkeypatch.setattr(alphabeta, "TABLE_LIMIT", 5)
+    s = alphabeta.Search(Gomoku.from_text(MIDDLEGAMES[0], 7, 5), Budget())
     s.table = SizeLog()
-    s.negamax(3, -hard.INF, hard.INF, 0)
+    s.negamax(3, -alphabeta.INF, alphabeta.INF, 0)
     assert s.table.most == 5
 
 
 def table_entry(board: str, depth: int, alpha: int, beta: int) -> tuple[int, tuple]:
     """A fresh search's value in the window (alpha, beta) and what it stored for the position itself."""
     g = Gomoku.from_text(board, *shape(board))
-    s = hard.Search(g, Budget())
+    s = alphabeta.Search(g, Budget())
     return s.negamax(depth, alpha, beta, 0), s.table[g.key()]
 
 
 @pytest.mark.parametrize("board", [MIDDLEGAMES[0], MIDDLEGAMES[1], QUIET_15])
 def test_the_table_stores_a_fail_low_as_an_upper_bound_and_a_fail_high_as_a_lower_bound(board):
     depth = 2
-    value, (stored_depth, flag, stored, move) = table_entry(board, depth, -hard.INF, hard.INF)
-    assert (stored_depth, flag, stored) == (depth, hard.EXACT, value)
+    value, (stored_depth, flag, stored, move) = table_entry(board, depth, -alphabeta.INF, alphabeta.INF)
+    assert (stored_depth, flag, stored) == (depth, alphabeta.EXACT, value)
     high, entry = table_entry(board, depth, value - 2, value - 1)
-    assert high >= value - 1 and entry[:3] == (depth, hard.LOWER, high)
-    assert table_entry(board, depth, value - 1, value)[1][1] == hard.LOWER
-    assert table_entry(board, depth, value, value + 1)[1][1] == hard.UPPER
+    assert high >= value - 1 and entry[:3] == (depth, alphabeta.LOWER, high)
+    assert table_entry(board, depth, value - 1, value)[1][1] == alphabeta.LOWER
+    assert table_entry(board, depth, value, value + 1)[1][1] == alphabeta.UPPER
     low, entry = table_entry(board, depth, value + 1, value + 2)
-    assert low <= value + 1 and entry[:3] == (depth, hard.UPPER, low)
-    assert table_entry(board, depth, value - 1, value + 1) == (value, (depth, hard.EXACT, value, move))
+    assert low <= value + 1 and entry[:3] == (depth, alphabeta.UPPER, low)
+    assert table_entry(board, depth, value - 1, value + 1) == (value, (depth, alphabeta.EXACT, value, move))
 
 
 @pytest.mark.parametrize("board", [MIDDLEGAMES[0], MIDDLEGAMES[1]])
 def test_a_search_repeated_at_the_same_depth_is_answered_by_the_table_in_one_node(board):
     g = Gomoku.from_text(board, 7, 5)
-    s = hard.Search(g, Budget())
-    value = s.negamax(3, -hard.INF, hard.INF, 0)
+    s = alphabeta.Search(g, Budget())
+    value = s.negamax(3, -alphabeta.INF, alphabeta.INF, 0)
     first = s.nodes
-    assert s.negamax(3, -hard.INF, hard.INF, 0) == value
+    assert s.negamax(3, -alphabeta.INF, alphabeta.INF, 0) == value
     assert s.nodes == first + 1
-    s.negamax(4, -hard.INF, hard.INF, 0)
+    s.negamax(4, -alphabeta.INF, alphabeta.INF, 0)
     assert s.nodes > first + 2
 
 
@@ -871,29 +877,29 @@ def test_a_double_to_make_is_a_win_in_three_and_facing_one_only_its_answers_are_
     board = grid(7, "O.....O", "", "", ".XXX...", "", "", "O..O..X")
     g = game_of(board)
     assert g.mover == "X"
-    assert hard.Search(g, Budget()).negamax(2, -hard.INF, hard.INF, 0) == hard.MATE - 3
+    assert alphabeta.Search(g, Budget()).negamax(2, -alphabeta.INF, alphabeta.INF, 0) == alphabeta.MATE - 3
     # With O to move (one more X stone far away), the search tries X's four cells only: the answers.
     g = game_of(board[:14] + "X" + board[15:])
     answers = g.answers("X")
     assert g.mover == "O" and answers and len(answers) < len(g.moves())
-    s = hard.Search(g, Budget())
-    s.negamax(1, -hard.INF, hard.INF, 0)
+    s = alphabeta.Search(g, Budget())
+    s.negamax(1, -alphabeta.INF, alphabeta.INF, 0)
     assert s.table[g.key()][3] in answers
 
 
 @pytest.mark.parametrize("ply", [0, 2])
 def test_at_the_horizon_a_win_by_fours_is_valued_by_its_plies(ply):
     g = Gomoku.from_text(VCF, 15, 5)
-    assert hard.Search(g, Budget()).negamax(0, -hard.INF, hard.INF, ply) == hard.MATE - ply - 5
-    assert hard.Search(g, Budget()).leaf(ply) == hard.MATE - ply - 5
+    assert alphabeta.Search(g, Budget()).negamax(0, -alphabeta.INF, alphabeta.INF, ply) == alphabeta.MATE - ply - 5
+    assert alphabeta.Search(g, Budget()).leaf(ply) == alphabeta.MATE - ply - 5
 
 
 def test_a_dead_position_is_a_draw_in_one_node():
     board = "XXOXOOOOOOXXXOOXOOOXOXOXOXXXXXXOXOOOOXOXXXXXOXOO."
     g = Gomoku.from_text(board, 7, 5)
     assert g.dead()
-    s = hard.Search(g, Budget())
-    assert (s.negamax(2, -hard.INF, hard.INF, 0), s.nodes) == (0, 1)
+    s = alphabeta.Search(g, Budget())
+    assert (s.negamax(2, -alphabeta.INF, alphabeta.INF, 0), s.nodes) == (0, 1)
 
 
 # O to move while X has a win by fours (VCF with one more X stone far away): only the cells of X's line and O's
@@ -905,10 +911,10 @@ AGAINST_FOURS = VCF[:220] + "X" + VCF[221:]
 @pytest.mark.parametrize("depth", [1, 2])
 def test_wins_by_fours_inside_the_tree_are_found_and_answered(board, depth):
     g = game_of(board)
-    s = hard.Search(g, Budget())
-    value = s.negamax(depth, -hard.INF, hard.INF, 0)
+    s = alphabeta.Search(g, Budget())
+    value = s.negamax(depth, -alphabeta.INF, alphabeta.INF, 0)
     assert value == reference(g, depth, 0)
     if board == VCF:
-        assert value == hard.MATE - 5 and s.nodes < 40
+        assert value == alphabeta.MATE - 5 and s.nodes < 40
     else:
         assert g.mover == "O" and s.table[g.key()][3] in set(s.fours("X", line=True)) | set(g.threats("O", FOUR_W))

@@ -6,7 +6,8 @@ from support import stones
 
 from tests.proofs import loses_within, wins_within
 from webapp.engine import pacing
-from webapp.engine.gomoku import FOUR_W, Gomoku
+from webapp.engine.gomoku import Gomoku
+from webapp.engine.lines import FOUR_W
 from webapp.engine.vct import Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
 
 CORNERS = [(0, 0), (0, 14), (14, 0), (14, 14)]

@@ -4,10 +4,11 @@ import pytest
 from support import unfinished_boards
 
 from webapp.engine import big, levels
+from webapp.engine.alphabeta import MATE
 from webapp.engine.big import UNCLEAR, View
 from webapp.engine.boards import BOARDS as CATALOGUE
 from webapp.engine.boards import BY_KEY, position
-from webapp.engine.hard import MATE, Budget
+from webapp.engine.budget import Budget
 from webapp.engine.levels import GAME, analyze
 from webapp.engine.rules import geometry, parse
 from webapp.engine.search import Counter, alphabeta

@@ -17,8 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from webapp.engine import hard, pacing
-from webapp.engine.gomoku import FOUR_W, THREE_W, Gomoku
+from webapp.engine import alphabeta, hard, pacing
+from webapp.engine.budget import DEFAULT_BUDGET, Budget
+from webapp.engine.gomoku import Gomoku
+from webapp.engine.lines import FOUR_W, THREE_W
 from webapp.engine.rules import other
 from webapp.engine.vct import DEPTH, Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
 
@@ -58,7 +60,7 @@ class View:
         return dict(self.scores).get(move)
 
 
-def candidates(board: str, level: str, budget: hard.Budget | None = None) -> tuple[int, ...]:
+def candidates(board: str, level: str, budget: Budget | None = None) -> tuple[int, ...]:
     """The moves ``level`` picks among in a valid, unfinished ``board``."""
     if level == "random":
         return tuple(Gomoku.for_board(board).legal())
@@ -67,7 +69,7 @@ def candidates(board: str, level: str, budget: hard.Budget | None = None) -> tup
     return view(board, budget).best
 
 
-def view(board: str, budget: hard.Budget | None = None) -> View:
+def view(board: str, budget: Budget | None = None) -> View:
     """The Hard search's view of a valid, unfinished ``board``: one search, shared with ``candidates``.
 
     >>> found = view("X" * 4 + "." * 3 + "O" * 4 + "." * 38)  # 7×7: X completes the top row at 4
@@ -82,7 +84,7 @@ def view(board: str, budget: hard.Budget | None = None) -> View:
 def _has_its_whole_budget() -> bool:
     """Whether a search started now may spend Hard's whole budget before the pace's deadline."""
     pace = pacing.current()
-    return pace.deadline is None or pace.deadline - pace.clock() >= hard.DEFAULT_BUDGET.seconds
+    return pace.deadline is None or pace.deadline - pace.clock() >= DEFAULT_BUDGET.seconds
 
 
 # Bounded: the boards come from visitors. Remembering the last few means a page drawn twice, or the game
@@ -111,7 +113,7 @@ def one_ply(game: Gomoku) -> tuple[int, ...]:
     return tuple(m for m, s in scores.items() if s == top)
 
 
-def analyze(board: str, seconds: float = hard.DEFAULT_BUDGET.seconds) -> dict[int, tuple[str, int | None]]:
+def analyze(board: str, seconds: float = DEFAULT_BUDGET.seconds) -> dict[int, tuple[str, int | None]]:
     """For each legal cell, a result only where proved within ``seconds`` of CPU, else ("unclear", None).
 
     A win is a move that starts a forced win by continuous fours, or by fours and threes; a loss is a
@@ -122,7 +124,7 @@ def analyze(board: str, seconds: float = hard.DEFAULT_BUDGET.seconds) -> dict[in
 
 
 # How long a forced win may be (attacker moves) and how many threes it may use, in the analysis.
-THREES = hard.THREES
+THREES = alphabeta.THREES
 
 
 @lru_cache(maxsize=16)

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from webapp.engine.boards import board_for, position
-from webapp.engine.gomoku import DIRECTIONS, FIVE, FOUR, OPEN_FOUR, OPEN_THREE, Gomoku
+from webapp.engine.gomoku import Gomoku
+from webapp.engine.lines import DIRECTIONS, FIVE, FOUR, OPEN_FOUR, OPEN_THREE
 from webapp.engine.rules import EMPTY, O, X, other
 from webapp.engine.vct import Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
 

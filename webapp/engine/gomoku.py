@@ -4,10 +4,10 @@ The searches ask the same few questions at every node: where can a side win at o
 make a four, an open three, two ways to win; which moves look best. Rescanning 225 cells for each
 answer is what makes a pure-Python engine slow. So this board keeps each line (a row, a column, a
 diagonal) as one integer, two bits a cell, and a cell's *window* along a line (the 2k-1 cells centred
-on it) is a shift and a mask away: a table (built lazily, per k) turns a window into what a stone of X,
-and one of O, would make of that line there: a five, an open four, a four, an open three... as Rapfi and
-Embryo do with their pattern codes. Those shapes' weights, summed per cell over its four lines, are the
-static evaluation, the move ordering and every threat scan at once.
+on it) is a shift and a mask away: a table turns a window into what a stone of X, and one of O, would
+make of that line there (``lines.py`` holds the shapes, their weights, the tables and each board's
+``Layout``). Those shapes' weights, summed per cell over its four lines, are the static evaluation, the
+move ordering and every threat scan at once.
 
 A stone changes four integers. What a line's contents make (its empty cells' weights summed, and the
 cells where a side would make an open three or more) is looked up per line (``Layout.line_info``), and
@@ -25,67 +25,28 @@ Wins are free-style, as the rules module counts them: k or more in a row.
 
 from __future__ import annotations
 
-import random
-from functools import cache
-
 from webapp.engine.boards import board_for
+from webapp.engine.lines import (
+    DEAD,
+    DOUBLE_HIGH,
+    DOUBLE_THREE_W,
+    DOUBLE_W,
+    EMPTY,
+    FIVE_HIGH,
+    FIVE_W,
+    FOUR_HIGH,
+    FOUR_W,
+    LOW,
+    MARKS,
+    SHIFT,
+    WEIGHTS,
+    O,
+    X,
+    layout,
+)
 
-X, O, EMPTY, EDGE = "X", "O", ".", "#"
-MARKS = (EMPTY, X, O)  # a cell's code on the board: 0 empty, 1 X, 2 O
 PASS = -1  # in a game's history: the side to move let the other move (see Gomoku.pass_turn)
-
-# What a stone on a cell makes of one line through it, weakest first.
-DEAD, ONE, TWO, OPEN_TWO, THREE, OPEN_THREE, FOUR, OPEN_FOUR, FIVE = range(9)
-# Each shape's weight is more than four of the shape below it, so a cell's sum over its four
-# directions tells its strongest shape: a cell worth FOUR_W or more makes at least a four.
-WEIGHTS = (0, 1, 4, 12, 14, 60, 300, 3000, 40000)
-THREE_W, FOUR_W, FIVE_W = WEIGHTS[OPEN_THREE], WEIGHTS[FOUR], WEIGHTS[FIVE]
-# Two fours (in two directions) or an open four: two ways to complete a line next move, which one
-# block cannot stop. A four and up to three open threes stay below it (300 + 3 × 60 = 480).
-DOUBLE_W = 2 * FOUR_W
-# Two open threes at once (in two directions): below a four, and above one open three with the rest (60 + 3 × 14).
-DOUBLE_THREE_W = 2 * THREE_W
-DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
-# A move's priority in the ordering, from both sides' weights at its cell (``Gomoku.ranked``): attack counts double.
-PRIORITY = 2
-# One step weaker for each shape a further stone would make: one move from an open four is an open three.
-_WEAKER = {OPEN_FOUR: OPEN_THREE, FOUR: THREE, OPEN_THREE: OPEN_TWO, THREE: TWO, OPEN_TWO: ONE, TWO: ONE, ONE: ONE}
-# X's weight and O's are kept in one integer, O's above X's: one addition updates both.
-SHIFT = 32
-LOW = (1 << SHIFT) - 1
-FIVE_HIGH, FOUR_HIGH, DOUBLE_HIGH = FIVE_W << SHIFT, FOUR_W << SHIFT, DOUBLE_W << SHIFT
-# A window's two bits for each cell: empty, X, O, or off the board.
-_CODE_CHARS = (EMPTY, X, O, EDGE)
-# A layout's memory of what each line's contents make (``Layout.line_info``) is emptied when it holds this many
-# (about 700 bytes each, with the move ordering's parts: 21 MB at most), so that a worker's memory stays bounded
-# whatever positions it is asked about. One search of X's opening adds about 3,000.
-LINE_CACHE_LIMIT = 30_000
-_NO_THREATS: tuple = ()
 _NO_CELLS: frozenset = frozenset()
-
-
-@cache
-def _shape(window: str, k: int) -> int:
-    """The shape the mover's stone at the centre of ``window`` makes; ``O`` blocks, ``.`` is empty.
-
-    The window is the 2k-1 cells of one line centred on the stone, so every k in a row inside it
-    passes through the centre. Bounded: there are at most 3**(2k-2) such windows.
-
-    >>> _shape("...XXX...", 5), _shape("..OXXX...", 5), _shape("OXXXX....", 5), _shape(".XXXX.O..", 5)
-    (5, 4, 6, 7)
-    """
-    run = X * k
-    if run in window:
-        return FIVE
-    empties = [i for i, c in enumerate(window) if c == EMPTY]
-    filled = [window[:i] + X + window[i + 1 :] for i in empties]
-    completions = sum(1 for w in filled if run in w)
-    if completions:
-        return OPEN_FOUR if completions > 1 else FOUR
-    room = any(O not in window[s : s + k] for s in range(k))
-    if not room:
-        return DEAD
-    return _WEAKER[max((_shape(w, k) for w in filled), default=ONE)]
 
 
 def grid(n: int, stones: dict[int, str]) -> str:
@@ -95,175 +56,6 @@ def grid(n: int, stones: dict[int, str]) -> str:
     '....X....'
     """
     return "".join(stones.get(cell, EMPTY) for cell in range(n * n))
-
-
-def window_of(code: int, k: int) -> str:
-    """The 2k-1 cells a window code stands for, from the far left: ``#`` is off the board.
-
-    >>> window_of(3 | 1 << 10 | 1 << 12 | 1 << 14, 5)  # two bits a cell: an edge, four empty, then X X X
-    '#....XXX.'
-    """
-    return "".join(_CODE_CHARS[code >> 2 * p & 3] for p in range(2 * k - 1))
-
-
-def weigh(code: int, k: int) -> int:
-    """What a stone of X, and one of O, would make at the (empty) centre of the window ``code``: both weights
-    in one integer."""
-    window = window_of(code, k)
-    r = k - 1
-    for_x = window.replace(EDGE, O)
-    for_o = window.translate(str.maketrans({X: O, O: X, EDGE: O}))
-    for_x = for_x[:r] + X + for_x[r + 1 :]
-    for_o = for_o[:r] + X + for_o[r + 1 :]
-    return WEIGHTS[_shape(for_x, k)] | WEIGHTS[_shape(for_o, k)] << SHIFT
-
-
-@cache
-def weight_table(k: int) -> list[int | None]:
-    """Window code -> both sides' weights, filled in as codes come up (at most 4**(2k-1) entries)."""
-    return [None] * (4 ** (2 * k - 1))
-
-
-def _threat_part(value: int) -> int:
-    """Of both sides' weights ``value``, the part that is an open three or more: what the threat scans read.
-
-    >>> _threat_part(WEIGHTS[FOUR] | WEIGHTS[TWO] << SHIFT) == WEIGHTS[FOUR]
-    True
-    """
-    x, o = value & LOW, value >> SHIFT
-    return (x if x >= THREE_W else 0) | (o if o >= THREE_W else 0) << SHIFT
-
-
-def _square_around(cell: int, n: int, steps: int) -> tuple[int, ...]:
-    """The other cells of the square within ``steps`` of ``cell`` on an n×n board, row by row.
-
-    >>> _square_around(0, 15, 1)
-    (1, 15, 16)
-    """
-    r0, c0 = divmod(cell, n)
-    return tuple(
-        r * n + c
-        for r in range(max(0, r0 - steps), min(n, r0 + steps + 1))
-        for c in range(max(0, c0 - steps), min(n, c0 + steps + 1))
-        if (r, c) != (r0, c0)
-    )
-
-
-class Layout:
-    """What never changes on an n×n board with k to win: its lines, neighbours and keys.
-
-    Each line is one integer, two bits a cell (as ``MARKS`` numbers them), padded with k-1 cells off the board
-    at each end, so that a cell's window is ``contents >> shift & mask``.
-    """
-
-    def __init__(self, n: int, k: int):
-        self.n, self.k = n, k
-        cells = n * n
-        r = k - 1
-        self.mask = (1 << 2 * (2 * r + 1)) - 1
-        where: dict[tuple[int, int], tuple[int, int]] = {}  # (direction, cell) -> (line, position in it)
-        self.line_cells: list[tuple[int, ...]] = []
-        self.line_start: list[int] = []
-        for d, (dr, dc) in enumerate(DIRECTIONS):
-            for first in range(cells):
-                row, col = divmod(first, n)
-                if 0 <= row - dr < n and 0 <= col - dc < n:
-                    continue  # not the first cell of its line
-                line: list[int] = []
-                while 0 <= row < n and 0 <= col < n:
-                    where[d, row * n + col] = (len(self.line_cells), len(line))
-                    line.append(row * n + col)
-                    row, col = row + dr, col + dc
-                self.line_cells.append(tuple(line))
-                edges = 0
-                for p in [*range(r), *range(len(line) + r, len(line) + 2 * r)]:
-                    edges |= 3 << 2 * p
-                self.line_start.append(edges)
-        # For each cell and direction: its line, and its place along it (its index in what the line makes).
-        self.places = [tuple(where[d, c] for d in range(4)) for c in range(cells)]
-        # For each cell, its four lines: (line, what a stone of X here adds to it; O's adds twice as much).
-        self.lines = [tuple((line, 1 << 2 * (p + r)) for line, p in places) for places in self.places]
-        # For each cell and direction: its line, and the shift that brings the cell's window to the low bits.
-        self.windows = [tuple((line, 2 * p) for line, p in places) for places in self.places]
-        # The cells within two steps: where a move is worth considering once a stone is near.
-        self.near = [_square_around(cell, n, 2) for cell in range(cells)]
-        self.near_sets = [frozenset(cells_near) for cells_near in self.near]
-        # The cells a stone's lines reach: up to k-1 steps along each direction.
-        self.reach = [
-            frozenset(
-                row * n + col
-                for dr, dc in DIRECTIONS
-                for s in range(-r, k)
-                if s
-                for row, col in [(cell // n + dr * s, cell % n + dc * s)]
-                if 0 <= row < n and 0 <= col < n
-            )
-            for cell in range(cells)
-        ]
-        # The (up to) eight cells around each cell.
-        self.around = [frozenset(_square_around(cell, n, 1)) for cell in range(cells)]
-        # Zobrist keys: fixed constants, so a position's key is the same in every process.
-        keys = random.Random(f"zobrist {n} {k}")
-        self.zobrist = {mark: [keys.getrandbits(64) for _ in range(cells)] for mark in (X, O)}
-        # Flipped in the key by a pass, so that the same stones with the other side to move differ.
-        self.pass_key = keys.getrandbits(64)
-        self.centre = (n // 2) * n + n // 2
-        self.table = weight_table(k)
-        # What a stone adds to each of its four lines, by the side's code (1, X: ``lines`` itself; 2, O: twice that).
-        self.steps = (None, self.lines, [tuple((line, 2 * unit) for line, unit in ls) for ls in self.lines])
-        # For each line, its contents -> what it makes: lines repeat all through a search, so most are looked up.
-        self.known: list[dict[int, tuple]] = [{} for _ in self.line_cells]
-        self.remembered = 0  # entries in them all
-        self.empty = [self.line_info(line, start) for line, start in enumerate(self.line_start)]
-
-    def weight(self, code: int) -> int:
-        """Both sides' weights at the centre of the window ``code``."""
-        value = self.table[code]
-        if value is None:
-            value = self.table[code] = weigh(code, self.k)
-        return value
-
-    def line_info(self, line: int, contents: int) -> tuple[int, tuple, tuple, tuple, tuple, tuple]:
-        """What ``line`` holding ``contents`` makes: its empty cells' weights summed (both sides in one integer),
-        (cell, threat weights) for each cell where either side would make an open three or more, the cells where
-        either side would make a four or more, those where either side would complete the line, and each place's
-        part of a move's priority there in the move ordering (``PRIORITY``), with X to move and with O (0 where
-        taken)."""
-        info = self.known[line].get(contents)
-        if info is not None:
-            return info
-        r, mask, weight = self.k - 1, self.mask, self.weight
-        total, threats, fours, fives = 0, [], [], []
-        cells = self.line_cells[line]
-        for_x, for_o = [0] * len(cells), [0] * len(cells)
-        for p, cell in enumerate(cells):
-            if contents >> 2 * (p + r) & 3:
-                continue  # taken
-            value = weight(contents >> 2 * p & mask)
-            total += value
-            x, o = value & LOW, value >> SHIFT
-            for_x[p], for_o[p] = PRIORITY * x + o, PRIORITY * o + x
-            strongest = max(x, o)  # either side's shape there
-            if strongest >= THREE_W:
-                threats.append((cell, _threat_part(value)))
-                if strongest >= FOUR_W:
-                    fours.append(cell)
-                    if strongest >= FIVE_W:
-                        fives.append(cell)
-        if self.remembered >= LINE_CACHE_LIMIT:
-            for known in self.known:
-                known.clear()
-            self.remembered = 0
-        self.remembered += 1
-        info = self.known[line][contents] = (
-            total,
-            tuple(threats) or _NO_THREATS,
-            tuple(fours) or _NO_THREATS,
-            tuple(fives) or _NO_THREATS,
-            tuple(for_x),
-            tuple(for_o),
-        )
-        return info
 
 
 def _recount(gone: tuple, come: tuple, counts: list[int], members: set[int]) -> None:
@@ -277,12 +69,6 @@ def _recount(gone: tuple, come: tuple, counts: list[int], members: set[int]) -> 
         now = counts[cell] = counts[cell] + 1
         if now == 1:
             members.add(cell)
-
-
-@cache
-def layout(n: int, k: int) -> Layout:
-    """The layout for n×n, k to win, built once (the game only has a handful of boards)."""
-    return Layout(n, k)
 
 
 class Gomoku:

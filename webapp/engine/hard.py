@@ -1,9 +1,5 @@
 """The Hard level: threat-space search for both sides, then alpha-beta, under a CPU-time budget.
 
-For games of threats such as k in a row on a big board, on a mutable state for speed. The state (a
-``ThreatGame``) answers the questions a threat search asks: where a side completes a line, where it
-makes a four, a double or an open three, and what the other side can answer to a double in the making.
-
 Each move goes in this order, each step within its share of the budget:
 
 1. a win at once, or the one block of the opponent's completion;
@@ -16,33 +12,25 @@ Each move goes in this order, each step within its share of the budget:
 5. the move it prefers is checked for the opponent's forced wins before it is played; one that loses
    to them gives way to the next.
 
-Every value is a negamax value for the side to move. A win found ``p`` plies from the root is worth
-``MATE - p``, so a faster win (and a slower loss) is worth more.
+The search itself (the alpha-beta, its table and the threat searches within their shares) is
+``alphabeta.py``'s; the budget and its shares, ``budget.py``'s. This module decides which steps a move
+takes and checks the moves they leave.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field, replace
-from typing import Protocol
+from dataclasses import dataclass, field
 
-from webapp.engine.gomoku import DOUBLE_W as DOUBLE
-from webapp.engine.gomoku import FOUR_W as FOUR
-from webapp.engine.gomoku import THREE_W as THREE
-from webapp.engine.vct import DEPTH, Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
+from webapp.engine.alphabeta import MATE, MATE_BOUND, THREES, Outlook, Search, ThreatGame
+from webapp.engine.budget import DEFAULT_BUDGET, Budget
+from webapp.engine.lines import THREE_W as THREE
+from webapp.engine.rules import other
+from webapp.engine.vct import DEPTH, Exhausted, ForcedWin, OutOfBudget, ThreatSearch
 
-__all__ = ["Budget", "ForcedWin", "OutOfBudget", "Result", "Search", "search"]
+__all__ = ["Result", "search"]
 
-MATE = 10**9
-# Values beyond this are wins or losses, not static judgements.
-MATE_BOUND = MATE - 10_000
-INF = MATE + 1
-EXACT, LOWER, UPPER = 0, 1, 2
-# How many moves an inner node searches, best-looking first; the root searches ROOT_WIDTH.
-WIDTH = 10
+# How many moves the root searches, best-looking first.
 ROOT_WIDTH = 24
-# A per-search transposition table is cleared when it grows past this, to bound a worker's memory.
-TABLE_LIMIT = 200_000
 # The threat searches' shares of a move's nodes, so that no one of them can starve the others; with a
 # budget of seconds each also has a share of the time (``Budget``'s fractions).
 OWN_NODES = 6_000  # our VCF and VCT at the root
@@ -51,10 +39,6 @@ CHECK_NODES = 2_000  # the opponent's, after one candidate move (in the analysis
 # The opponent's threat search after each candidate move is run in rounds: after each, it has used at most so
 # many nodes in all (or this fraction of a smaller node budget), so that quick answers come first.
 ROUNDS = ((250, 0.01), (1_200, 0.03), (5_000, 0.06))
-LEAF_NODES = 24  # our VCF at the horizon
-INNER_NODES = 40  # ours, and the opponent's, at the nodes before it
-LEAF_DEPTH = 4  # fours in it
-THREES = 3  # threes in a VCT, at most
 # Keeping the initiative: of the moves within PRESS_MARGIN of the best (PRESS_CANDIDATES at most), one after which
 # we would have a forced win were we to move again (found within PRESS_NODES) is preferred.
 PRESS_CANDIDATES, PRESS_MARGIN, PRESS_NODES = 5, 1_500, 600
@@ -65,119 +49,6 @@ SAFETY_CHECKS = 8
 # others taken by the opponent, each reply of ours there tried with REBUT_NODES nodes (REBUT_TRIES replies at most),
 # and those under more pressure than the least by over REBUT_MARGIN are dropped (``_unrefuted``).
 REBUT_MOVES, REBUT_TRIES, REBUT_NODES, REBUT_MARGIN = 4, 10, 400, 0.15
-
-
-class ThreatGame(Protocol):
-    """A position that a search changes in place, and the threat questions asked about it."""
-
-    mover: str
-    hash: int
-
-    def play(self, move: int) -> None: ...
-    def push(self, move: int) -> None:
-        """``play`` for a search that never asks for ``moves`` until it is undone (the threat searches, the horizon)."""
-
-    def undo(self) -> None: ...
-    def pass_turn(self) -> None: ...
-    def completions(self, mark: str) -> tuple[list[int], list[int]]:
-        """Where ``mark`` completes a line at once, and where the other side does."""
-
-    def threats(self, mark: str, weight: int) -> list[int]:
-        """``mark``'s moves worth ``weight`` or more (a four, an open three), strongest first."""
-
-    def has(self, mark: str, weight: int) -> bool: ...
-    def double_three(self, mark: str) -> bool:
-        """Whether ``mark`` has a cell where its stone makes two open threes (and no four)."""
-
-    def answers(self, mark: str) -> list[int] | None:
-        """The other side's only replies to ``mark``'s double in the making; None if there is none."""
-
-    def worth(self, cell: int, mark: str) -> int: ...
-    def moves(self, limit: int | None = None) -> list[int]:
-        """The moves worth searching, best-looking first."""
-
-    def legal(self) -> list[int]: ...
-    def full(self) -> bool: ...
-    def dead(self) -> bool:
-        """Whether neither side can ever win: a certain draw."""
-
-    def key(self) -> Hashable: ...
-    def evaluate(self) -> int: ...
-
-
-@dataclass(frozen=True)
-class Budget:
-    """When a search stops: after ``seconds`` of CPU time, ``nodes`` nodes or ``depth`` plies.
-
-    Tests give nodes or a depth (and a clock of their own) so that results do not depend on the
-    machine; play gives seconds, read on the pace's clock (``pacing.current()``), whose deadline
-    also stops the search. The steps of a move each have a share of the time (as of the nodes), so
-    that none starves the others, counted from the move's start: our threat search until
-    ``own_fraction`` of the seconds, the opponent's until ``their_fraction``, the moves that stop it
-    until ``defence_fraction``, the check of those moves against one another until ``rebut_fraction``,
-    the alpha-beta until ``search_fraction``; the checks before the move take the rest. An alpha-beta
-    iteration is only started while the alpha-beta has used less than ``start_fraction`` of the seconds,
-    since each one takes several times longer than the last, and one that runs out mid-iteration keeps
-    the last complete one. In the opening (fewer than ``opening_stones`` stones) an iteration is started
-    while the alpha-beta has visited fewer than ``opening_nodes`` nodes instead (``early_nodes`` for the
-    second player's moves before ``early_stones`` stones): a count, not a clock, so that a faster machine
-    does not start deeper iterations there. The iteration started last still runs until it ends or the time
-    limits stop it, so the clock can still cut it.
-
-    ``first_nodes``, if given, is the first player's (X's) budget of nodes: see ``for_mover``. A budget of nodes ends
-    each step by its share of them (``Search.share``); where it has seconds too, they end only the move as a whole.
-    """
-
-    seconds: float | None = None
-    nodes: int | None = None
-    depth: int = 64
-    start_fraction: float = 0.3
-    clock: Callable[[], float] | None = None
-    own_fraction: float = 0.12
-    their_fraction: float = 0.25
-    defence_fraction: float = 0.55
-    rebut_fraction: float = 0.7
-    search_fraction: float = 0.8
-    opening_stones: int = 0
-    opening_nodes: int = 0
-    first_nodes: int | None = None
-    early_stones: int = 0
-    early_nodes: int = 0
-
-    def for_mover(self, mover: str) -> Budget:
-        """The budget of a move by ``mover``: the first player's stops at ``first_nodes`` nodes too, if given.
-
-        Its alpha-beta then starts iterations until those nodes (or its share of the seconds) run out, in the
-        opening as past it, and takes every node the steps before it left, so that the checks after it run only
-        when it stops early. On a machine fast enough to spend the nodes before the clock, X's move is the same
-        every time. The second player, who defends, keeps the clock and the opening's counts (docs/engine.md).
-
-        Each step's share of the move ends by nodes alone, not by the clock's fraction as well, so that a clock
-        running slow (a busy host) cannot cut a step short and change X's move. The seconds still end the whole
-        move.
-
-        >>> budget = Budget(seconds=0.75, opening_stones=12, first_nodes=24_000)
-        >>> budget.for_mover("X").nodes, budget.for_mover("X").opening_stones, budget.for_mover("O") is budget
-        (24000, 0, True)
-        """
-        if mover != "X" or self.first_nodes is None:
-            return self
-        nodes = self.first_nodes if self.nodes is None else min(self.nodes, self.first_nodes)
-        return replace(self, nodes=nodes, start_fraction=1.0, opening_stones=0, first_nodes=None)
-
-
-# What a move costs the server: the default budget of the Hard level. It fits inside a request's own deadline
-# (0.8 s of CPU, webapp.web.costs), so that the move the page plays is the one the strength matches measured, not
-# one cut short before its last checks; X's nodes fit inside the seconds on a machine of ordinary speed.
-DEFAULT_BUDGET = Budget(
-    seconds=0.75,
-    start_fraction=0.12,
-    opening_stones=12,
-    opening_nodes=6_000,
-    first_nodes=24_000,
-    early_stones=6,
-    early_nodes=4_000,
-)
 
 
 @dataclass
@@ -208,325 +79,11 @@ class Result:
         return self.forced is not None
 
 
-@dataclass(frozen=True, slots=True)
-class Outlook:
-    """What a threat search found for one side: its forced win, if any, and whether it searched all it meant to."""
-
-    win: ForcedWin | None
-    finished: bool
-
-    @property
-    def hardness(self) -> tuple:
-        """For the side defending against it: no win found at all is best, then one the search ran out looking
-        for, then a longer win, then one that needs threes (harder to find than fours alone)."""
-        if self.win is None:
-            return (2 if self.finished else 1, 0, 0)
-        return (0, self.win.plies, self.win.kind == "threes")
-
-
-def _other(mark: str) -> str:
-    return "O" if mark == "X" else "X"
-
-
-class Search:
-    """One search from one position: the meter, the transposition table and the threat searches."""
-
-    def __init__(self, game: ThreatGame, budget: Budget, meter: Meter | None = None):
-        self.game = game
-        self.budget = budget
-        self.meter = meter or Meter(budget.nodes, budget.seconds, budget.clock)
-        self.table: dict = {}
-        # What ``fours`` found in each position it was asked about: the alpha-beta asks again of the same nodes at
-        # each depth, and of the same positions reached by moves in another order.
-        self.short: dict = {}
-        # The move ordering of each position the alpha-beta has searched: each iteration visits again the nodes of the
-        # last.
-        self.orders: dict = {}
-
-    @property
-    def nodes(self) -> int:
-        return self.meter.nodes
-
-    @property
-    def start(self) -> float:
-        return self.meter.start
-
-    def tick(self) -> None:
-        self.meter.tick()
-
-    def elapsed(self) -> float:
-        return self.meter.elapsed()
-
-    def share(self, nodes: int, fraction: float) -> int:
-        """A threat search's share of nodes: ``nodes``, or ``fraction`` of a smaller node budget."""
-        budget = self.budget.nodes
-        return nodes if budget is None else min(nodes, int(budget * fraction))
-
-    def opening_count(self) -> int:
-        """The nodes within which an alpha-beta iteration may start, in the opening; 0 past it (the clock decides).
-
-        In the quiet opening a few decisions shape the whole game, and which depth a clock lets the search reach
-        there flips them. A node count decides which iterations start the same way on every machine (the last one
-        may still be cut by the clock). The first player, with a budget of nodes of its own (``Budget.for_mover``),
-        has no opening count."""
-        budget = self.budget
-        if self.game.stones >= budget.opening_stones:
-            return 0
-        if self.game.stones < budget.early_stones:
-            # O's first moves count fewer nodes than its later opening moves: the early moves and the later ones
-            # are each best at their own depth (docs/engine.md, *Budget and time control*).
-            return budget.early_nodes
-        return budget.opening_nodes
-
-    def until(self, fraction: float) -> float | None:
-        """The clock reading at ``fraction`` of the budget's seconds; None without seconds, or where a budget of
-        nodes ends each step by its share of them (``share``), the seconds ending only the whole move."""
-        seconds = self.budget.seconds
-        if seconds is None or self.budget.nodes is not None:
-            return None
-        return self.meter.start + seconds * fraction
-
-    # --- the threat searches ---------------------------------------------------------------------
-
-    def forced(self, side: str, nodes: int, until: float | None = None, threes: int = THREES) -> ForcedWin | None:
-        """``side``'s forced win (continuous fours first, then threes), as if it were to move, found within
-        ``nodes`` nodes (and by the clock reading ``until``); None if none was found in that share."""
-        return self.outlook(side, nodes, until, threes).win
-
-    def outlook(self, side: str, nodes: int, until: float | None = None, threes: int = THREES) -> Outlook:
-        """As ``forced``, and whether the broad search finished within its share (so that None means none exists
-        within its bounds) or ran out of it. A narrow search (long chains of dependent threats) goes first, with
-        a third of the share."""
-        game, meter = self.game, self.meter
-        passed = game.mover != side
-        if passed:
-            game.pass_turn()
-        start = meter.nodes
-        try:
-            try:
-                with meter.share(max(nodes // 3, 1), until):
-                    win = ThreatSearch(game, side, meter, narrow=True).vct(threes, DEPTH)
-                if win is not None:
-                    return Outlook(win, True)
-            except Exhausted:
-                pass
-            with meter.share(max(nodes - (meter.nodes - start), 1), until):
-                return Outlook(ThreatSearch(game, side, meter).vct(threes, DEPTH), True)
-        except Exhausted:
-            return Outlook(None, False)
-        finally:
-            if passed:
-                game.undo()
-
-    # --- alpha-beta ------------------------------------------------------------------------------
-
-    def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
-        self.meter.tick()
-        game = self.game
-        me = game.mover
-        mine, theirs = game.completions(me)
-        if mine:
-            return MATE - ply - 1
-        if len(theirs) > 1:
-            return -(MATE - ply - 2)
-        if game.full() or game.dead():
-            return 0
-        if theirs:
-            # One move only, so it costs no depth: a forced reply is not a choice. At the horizon (depth 0) nothing
-            # below asks for moves, so the stone is pushed.
-            (game.play if depth > 0 else game.push)(theirs[0])
-            try:
-                return -self.negamax(depth if ply < 40 else 0, -beta, -alpha, ply + 1)
-            finally:
-                game.undo()
-        if game.has(me, DOUBLE):
-            return MATE - ply - 3  # a double to make, and no completion to answer: it wins
-        if game.double_three(me) and not game.has(_other(me), FOUR):
-            # Two open threes at once, and not one four to answer with: one stone blocks one three, the other
-            # becomes an open four.
-            return MATE - ply - 5
-        if depth <= 0:
-            return self.leaf(ply)
-        key = game.key()
-        entry = self.table.get(key)
-        first = None
-        if entry is not None:
-            stored_depth, flag, stored, first = entry
-            if stored_depth >= depth:
-                value = _from_table(stored, ply)
-                if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
-                    return value
-        # Against a double in the making only its answers can hold (the rest lose within four plies).
-        answers = game.answers(_other(me))
-        if answers is not None and not answers:
-            return -(MATE - ply - 4)
-        if answers is not None:
-            moves = answers[:WIDTH]
-        else:
-            # A win by fours of our own ends the node; against one of the opponent's, only the cells of its line
-            # and our own fours can hold.
-            plies = self.fours(me)
-            if plies is not None:
-                return MATE - ply - plies
-            moves = self.ordered(key)
-            threat = self.fours(_other(me), line=True)
-            if threat is not None:
-                stops = set(threat) | set(game.threats(me, FOUR))
-                moves = [m for m in game.moves() if m in stops][:WIDTH] or moves
-        if first is not None and first in moves:
-            moves.remove(first)
-            moves.insert(0, first)
-        start_alpha, best, chosen = alpha, -INF, None
-        # The nodes at the horizon never ask which moves are worth searching: their stones need no candidates.
-        place = game.play if depth > 1 else game.push
-        for move in moves:
-            place(move)
-            try:
-                value = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
-            finally:
-                game.undo()
-            if value > best:
-                best, chosen = value, move
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
-                        break
-        if answers is not None and best < -MATE_BOUND and len(answers) > WIDTH:
-            best = max(best, -(MATE - ply - 4))  # some answer left unsearched may hold longer
-        flag = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
-        if len(self.table) >= TABLE_LIMIT:
-            self.table.clear()
-        self.table[key] = (depth, flag, _to_table(best, ply), chosen)
-        return best
-
-    def ordered(self, key: Hashable) -> list[int]:
-        """The alpha-beta's WIDTH best-looking moves in the position ``key`` names (the game's), a fresh list."""
-        moves = self.orders.get(key)
-        if moves is None:
-            if len(self.orders) >= TABLE_LIMIT:
-                self.orders.clear()
-            moves = self.orders[key] = self.game.moves(WIDTH)
-        return list(moves)
-
-    def fours(self, side: str, line: bool = False):
-        """``side``'s short forced win by fours (as if it were to move) within INNER_NODES nodes: its plies, or with
-        ``line`` its main line; None if none is found."""
-        game = self.game
-        if not game.has(side, FOUR):
-            return None  # not one four to make: no win by fours (no completion is on the board here)
-        key = (game.hash, side, line)
-        if key in self.short:
-            return self.short[key]
-        if len(self.short) >= TABLE_LIMIT:
-            self.short.clear()
-        self.short[key] = found = self._fours(side, line)
-        return found
-
-    def _fours(self, side: str, line: bool):
-        """``fours``, searched."""
-        game, meter = self.game, self.meter
-        passed = game.mover != side
-        if passed:
-            game.pass_turn()
-        saved = meter.begin(INNER_NODES)
-        try:
-            threat = ThreatSearch(game, side, meter)
-            if line:
-                found = threat.vcf(LEAF_DEPTH)
-                return None if found is None else found.line
-            return threat.attack(0, LEAF_DEPTH)
-        except Exhausted:
-            return None
-        finally:
-            meter.end(saved)
-            if passed:
-                game.undo()
-
-    def leaf(self, ply: int) -> int:
-        """At the horizon: a short forced win by fours for the side to move, else the static evaluation."""
-        game = self.game
-        if not game.has(game.mover, FOUR):
-            return game.evaluate()  # not one four to make: no win by fours
-        # A fresh table each time, so that a leaf's value depends on its position alone.
-        meter = self.meter
-        threat = ThreatSearch(game, game.mover, meter)
-        saved = meter.begin(LEAF_NODES)
-        try:
-            plies = threat.attack(0, LEAF_DEPTH)
-        except Exhausted:
-            plies = None
-        finally:
-            meter.end(saved)
-        if plies is not None:
-            return MATE - ply - plies
-        return game.evaluate()
-
-    def root(self, moves: list[int], depth: int) -> dict[int, int]:
-        """Each root move's value at ``depth``: exact for the best ones, an upper bound for the rest."""
-        game = self.game
-        scores, best = {}, -INF
-        for move in moves:
-            game.play(move)
-            try:
-                # A window one below the best so far keeps ties exact, so that all equal moves are known.
-                value = -self.negamax(depth - 1, -INF, -(best - 1), 1)
-            finally:
-                game.undo()
-            scores[move] = value
-            best = max(best, value)
-        return scores
-
-    def deepen(self, moves: list[int]) -> tuple[dict[int, int], int]:
-        """Iterative deepening over ``moves``: each one's value at the last depth completed, and that depth."""
-        budget = self.budget
-        scores = dict.fromkeys(moves, 0)
-        reached = 0
-        began, visited = self.meter.clock(), self.meter.nodes
-        count = self.opening_count()
-        try:
-            with self.meter.share(until=self.until(budget.search_fraction)):
-                for depth in range(1, budget.depth + 1):
-                    found = self.root(moves, depth)
-                    scores, reached = found, depth
-                    # The best first next time: the scores of the last iteration are the best ordering we have.
-                    moves = sorted(moves, key=lambda m: -scores[m])
-                    if scores[moves[0]] > MATE_BOUND or all(v < -MATE_BOUND for v in scores.values()):
-                        break  # a win is found, or every move loses: looking deeper changes nothing
-                    if count:
-                        if self.meter.nodes - visited >= count:
-                            break
-                    elif (
-                        budget.seconds is not None
-                        and self.meter.clock() - began > budget.seconds * budget.start_fraction
-                    ):
-                        break
-        except (Exhausted, OutOfBudget):
-            pass  # mid-iteration: the last complete one stands
-        return scores, reached
-
-
-def _to_table(value: int, ply: int) -> int:
-    # Wins are stored as plies from the stored node, not from the root, so they stay true elsewhere.
-    if value > MATE_BOUND:
-        return value + ply
-    if value < -MATE_BOUND:
-        return value - ply
-    return value
-
-
-def _from_table(value: int, ply: int) -> int:
-    if value > MATE_BOUND:
-        return value - ply
-    if value < -MATE_BOUND:
-        return value + ply
-    return value
-
-
 def search(game: ThreatGame, budget: Budget = DEFAULT_BUDGET) -> Result:
     """The moves the Hard level prefers in ``game``'s position, within ``budget``."""
     s = Search(game, budget.for_mover(game.mover))
     me = game.mover
-    them = _other(me)
+    them = other(me)
 
     def done(best, value, depth, reason, scores=None, forced=None) -> Result:
         return Result(tuple(sorted(best)), value, depth, s.nodes, s.elapsed(), scores or {}, reason, forced)

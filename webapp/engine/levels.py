@@ -22,7 +22,7 @@ from webapp.engine.search import Solver, lookahead_scores
 
 if TYPE_CHECKING:
     from webapp.engine.big import View
-    from webapp.engine.hard import Budget
+    from webapp.engine.budget import Budget
 
 LEVELS = ("random", "one-ply", "minimax")
 

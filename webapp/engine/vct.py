@@ -32,7 +32,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from webapp.engine import pacing
-from webapp.engine.gomoku import FOUR_W, THREE_W, Gomoku
+from webapp.engine.gomoku import Gomoku
+from webapp.engine.lines import FOUR_W, THREE_W
 
 # How many attacker moves a sequence may have at most, unless the caller says otherwise.
 DEPTH = 20
