@@ -256,3 +256,35 @@ def test_every_win_the_narrow_search_claims_holds_against_every_defence(n):
         claims += 1
         assert wins_within(game, game.mover, win.plies, narrow, first=win.first), (game.text, win)
     assert claims >= 3
+
+
+def board_of(x: list[int], o: list[int]) -> str:
+    """A 15×15 board's text with X and O on the cells given (row-major numbers)."""
+    cells = ["."] * 225
+    for cell in x:
+        cells[cell] = "X"
+    for cell in o:
+        cells[cell] = "O"
+    return "".join(cells)
+
+
+# Positions from the strength suite's games in which Hard played on past a forced win that Rapfi proved at
+# 1,000,000 nodes (the side to move's win; X and O as row-major cells).
+MISSED_WINS = {
+    "a four-three through the centre, X": ("X", [99, 129, 140, 142, 143], [83, 97, 112, 127, 141]),
+    "a crowded middle game, O": (
+        "O",
+        [66, 102, 113, 127, 129, 140, 143, 146, 172],
+        [82, 98, 114, 115, 116, 130, 144, 158],
+    ),
+    "three threes in a row, X": ("X", [99, 110, 140, 156], [126, 128, 142, 144]),
+    "a short chain, X": ("X", [84, 99, 110, 114, 124, 129, 141, 172], [69, 125, 126, 127, 140, 144, 158, 159]),
+}
+
+
+@pytest.mark.parametrize("side, x, o", MISSED_WINS.values(), ids=MISSED_WINS.keys())
+def test_the_wins_hard_missed_are_proved_with_more_threes(side, x, o):
+    # Hard's root search allows three threes within its share of 0.75 s; these need up to five.
+    board = board_of(x, o)
+    win = ThreatSearch(Gomoku.for_board(board), side, Meter(nodes=400_000)).vct(5)
+    assert win is not None and board[win.first] == "."
