@@ -43,8 +43,8 @@ BOARDS = ("15x15", "7x7")
 # The order of the tables, and the order games are started in: the slowest first, so that two workers end together.
 OPPONENTS = ("mcts", "threatspace", "rapfi", "medium", "easy")
 FIFTEEN_ONLY = {"rapfi", "threatspace"}
-# A 15×15 MCTS move costs it about 40 s of CPU: it plays this many openings of each half there, not all, so that
-# the run fits in an hour on 2 cores.
+# An MCTS move costs it seconds of CPU (about 40 s on 15×15): it plays this many openings of each half on each
+# board, not all, so that the run fits in an hour on 2 cores.
 MCTS_OPENINGS = 1
 
 
@@ -97,7 +97,7 @@ def jobs(
 ) -> list[Job]:
     """Every game of the run, the slowest opponents' first: each opening once with Hard as X, once as O.
 
-    ``openings``, if given, takes only the first so many of each half (MCTS on 15×15: ``mcts_openings``, if fewer).
+    ``openings``, if given, takes only the first so many of each half (MCTS: ``mcts_openings``, if fewer).
     """
     found = []
     for opponent in sorted(names, key=OPPONENTS.index):
@@ -106,7 +106,7 @@ def jobs(
                 continue
             for half in halves:
                 chosen = suite.load(board).half(half)[:openings]
-                if opponent == "mcts" and board == "15x15":
+                if opponent == "mcts":
                     chosen = chosen[:mcts_openings]
                 for opening in chosen:
                     for side in (X, O):
@@ -361,7 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="games played at once, one process each")
     parser.add_argument("--nodes", type=int, default=2000, help="Rapfi's nodes a move")
     parser.add_argument("--simulations", type=int, default=10_000, help="MCTS's simulations a move")
-    parser.add_argument("--mcts-openings", type=int, default=MCTS_OPENINGS, help="MCTS's openings per half on 15×15")
+    parser.add_argument(
+        "--mcts-openings", type=int, default=MCTS_OPENINGS, help="MCTS's openings per half on each board"
+    )
     parser.add_argument("--openings", type=int, default=None, help="only the first so many openings of each half")
     parser.add_argument("--resume", action="store_true", help="keep the games already in --games, play the rest")
     parser.add_argument("--seed", type=int, default=2026)
@@ -381,11 +383,11 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     tallied = tally(run(found, settings, args.workers, args.games, args.resume), settings)
     said = list(skipped)
-    if "mcts" in names and "15x15" in (args.board or BOARDS):
+    if "mcts" in names:
         said.insert(
             0,
-            f"MCTS played {_first(args.mcts_openings)} of each half on 15×15, not all: a move there costs "
-            "it about 40 s of CPU.",
+            f"MCTS played {_first(args.mcts_openings)} of each half, not all: a move costs it seconds of CPU, "
+            "about 40 s on 15×15.",
         )
     report = "\n".join([table(tallied), "", *said]) if said else table(tallied)
     print(report)
