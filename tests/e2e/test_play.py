@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from webapp.engine.rules import cell_name
 from webapp.solver import choose_move
-from webapp.web.costs import BUSY
+from webapp.web.places import BUSY
 
 
 def test_a_player_beats_easy(page: Page, live_server, console_errors, shoot):
