@@ -106,6 +106,7 @@ def mcts(spec: Board, simulations: int, seed: int, engine: str = "cpp") -> Playe
     import pyspiel  # the strength extra only
 
     game = pyspiel.load_game("mnk", {"m": spec.n, "n": spec.n, "k": spec.k})
+    seed %= 2**31  # OpenSpiel's C++ takes a signed 32-bit seed
     if engine == "cpp":
         evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
         bot = pyspiel.MCTSBot(game, evaluator, 2.0, simulations, 1000, True, seed, False)
