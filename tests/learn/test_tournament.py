@@ -1,3 +1,4 @@
+import json
 import random
 from pathlib import Path
 
@@ -131,3 +132,15 @@ def test_the_tournament_page_with_a_broken_file_still_shows_3x3(client, measured
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert "could not be read" in html and "Every pairing" in html and "Traceback" not in html
+
+
+def test_the_rows_show_each_opponent_together_hard_as_x_first(tmp_path):
+    # The strength run writes rows as its games end, so O's may come before X's and opponents interleave.
+    def row(opponent: str, side: str) -> dict:
+        return {"opponent": opponent, "half": "held-out", "hard_as": side, "wins": 1, "draws": 0, "losses": 0}
+
+    rows = [row("Easy", "O"), row("MCTS", "X"), row("Easy", "X"), row("MCTS", "O")]
+    path = tmp_path / "strength.json"
+    path.write_text(json.dumps({"boards": {"15x15": {"suite": "Sixteen openings.", "rows": rows}}}))
+    shown = [(r.opponent, r.hard_as) for r in read_strength(path).boards[0].rows]
+    assert shown == [("Easy", "X"), ("Easy", "O"), ("MCTS", "X"), ("MCTS", "O")]

@@ -152,12 +152,26 @@ def read_strength(path: Path) -> Strength | None:
         ):
             raise StrengthFileError(f'{path.name} needs "suite" (a line) and "rows" (a list) for {key}.')
         rows = [_row(row, path.name, key) for row in table["rows"]]
-        held_out = tuple(
+        held_out = _in_order(
             Measured(**{f: r[f] for f in ROW_FIELDS if f != "half"}) for r in rows if r["half"] == "held-out"
         )
         measured.append(Measurement(BY_KEY[key], table["suite"], held_out))
     measured.sort(key=lambda m: BOARDS.index(m.board))
     return Strength(tuple(measured))
+
+
+def _in_order(rows) -> tuple[Measured, ...]:
+    """The rows in the order the file first names each opponent, Hard as X before as O.
+
+    >>> [(r.opponent, r.hard_as) for r in _in_order([Measured("Easy", "O", 1, 0, 0), Measured("MCTS", "X", 1, 0, 0),
+    ...     Measured("Easy", "X", 1, 0, 0)])]
+    [('Easy', 'X'), ('Easy', 'O'), ('MCTS', 'X')]
+    """
+    rows = list(rows)
+    first = {}
+    for row in rows:
+        first.setdefault(row.opponent, len(first))
+    return tuple(sorted(rows, key=lambda row: (first[row.opponent], row.hard_as != "X")))
 
 
 def _row(row, name: str, key: str) -> dict:
