@@ -84,6 +84,7 @@ tournament: $(VENV)/.installed
 # names its binary), ThreatSpace, OpenSpiel's MCTS, Medium and Easy, two games at a time; writes
 # webapp/learn/data/strength.json and the table in docs/benchmarks.md. About an hour on 2 cores, so never part of
 # `make test`. For one half or one opponent: python -m tools.strength --half dev --opponent rapfi (prints only).
+# scripts/build-rapfi builds Rapfi from source folders you name.
 strength: $(VENV)/.installed-strength
 	$(BIN)/python -m tools.strength
 
