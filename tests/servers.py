@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from support import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -161,22 +162,13 @@ def timed(port: int, method: str, path: str, **options):
     return time.monotonic() - start, status, headers, body
 
 
+# The load script's reading of the move form, so that the tests and the measurements post the same fields.
+move_form_fields = load_script("load").move_form_fields
+
+
 def hidden_fields(html: bytes) -> dict[str, str]:
     """The hidden fields the board's form sends: those inside it and those joined to it by ``form=``."""
     return dict(move_form_fields(html.decode()))
-
-
-def move_form_fields(html: str) -> list[tuple[str, str]]:
-    form = re.search(r'<form class="cells"[^>]*>.*?</form>', html, re.S)
-    form_id = re.search(r'\bid="([^"]+)"', form.group().split(">", 1)[0])
-    fields = []
-    for tag in re.finditer(r"<input\b[^>]*>", html):
-        attributes = dict(re.findall(r'([a-z-]+)="([^"]*)"', tag.group()))
-        inside = form.start() < tag.start() < form.end()
-        joined = form_id is not None and attributes.get("form") == form_id.group(1)
-        if attributes.get("type") == "hidden" and (joined or (inside and "form" not in attributes)):
-            fields.append((attributes["name"], attributes.get("value", "")))
-    return fields
 
 
 def game_requests(port: int) -> list[tuple[str, float, int]]:
