@@ -2,38 +2,18 @@
 
 import itertools
 import random
-from functools import cache
 
 import pytest
 
+from tests.engine.positions import TEN_DRAWS, after, rank, sample
 from webapp.engine import pacing, perfect
-from webapp.engine.bitboard import bit_geometry, bits_of, text_of
+from webapp.engine.bitboard import bit_geometry
 from webapp.engine.boards import is_exact_board, position
 from webapp.engine.exact import Choice, ExactSearch, _interchangeable
 from webapp.engine.levels import WIN as LEVELS_WIN
 from webapp.engine.levels import analyze, candidates, choose_move
-from webapp.engine.negamax import CHECK_EVERY, INF, PAIRING_STEPS, WIN, OutOfBudget, has_pairing, pack, unpack
+from webapp.engine.negamax import CHECK_EVERY, INF, PAIRING_STEPS, WIN, OutOfBudget, unpack
 from webapp.engine.rules import Position, other
-
-
-@cache
-def reference(board: str) -> tuple[int, int]:
-    """Plain negamax with no pruning and no symmetry: (1 win, 0 draw, -1 loss; plies to the end),
-    the winner hurrying and the loser stalling."""
-    pos = position(board)
-    if pos.is_over():
-        return (-1 if pos.winner else 0), 0
-    return max((after(pos, m) for m in pos.legal_moves()), key=rank)
-
-
-def after(pos: Position, move: int) -> tuple[int, int]:
-    score, plies = reference(pos.play(move).board)
-    return -score, plies + 1
-
-
-def rank(outcome: tuple[int, int]) -> tuple[int, int]:
-    score, plies = outcome
-    return score, -plies if score > 0 else plies
 
 
 def as_words(outcome: tuple[int, int]) -> tuple[str, int]:
@@ -41,49 +21,8 @@ def as_words(outcome: tuple[int, int]) -> tuple[str, int]:
     return {1: "win", 0: "draw", -1: "loss"}[score], plies
 
 
-def random_position(rng: random.Random, empty: str, plies: int) -> Position | None:
-    pos = position(empty)
-    for _ in range(plies):
-        pos = pos.play(rng.choice(pos.legal_moves()))
-        if pos.is_over():
-            return None
-    return pos
-
-
-def sample(seed: int, empty: str, plies: range, count: int) -> list[Position]:
-    rng = random.Random(seed)
-    found = []
-    while len(found) < count:
-        pos = random_position(rng, empty, rng.choice(plies))
-        if pos is not None:
-            found.append(pos)
-    return found
-
-
 def test_the_scales_of_the_two_engines_agree():
     assert WIN == LEVELS_WIN
-
-
-def test_the_bit_board_reads_and_writes_the_text():
-    board = "XO..X....O....X."
-    me, them = bits_of(board)  # O to move, so X's cells are the opponent's
-    assert text_of(them, me, 16) == board
-    g = bit_geometry(4, 4)
-    # Each image is the board turned or mirrored: all eight are boards of the same marks.
-    for image in g.images(them, me):
-        x, o = image & g.full, image >> g.cells
-        assert bin(x).count("1") == 3 and bin(o).count("1") == 2
-
-
-def test_every_symmetric_twin_has_the_same_key():
-    g = bit_geometry(5, 4)
-    board = "XO..X....O..X.....O......"
-    keys = set()
-    for perm in position(board).geometry.symmetries:
-        twin = "".join(board[i] for i in perm)
-        me, them = bits_of(twin)
-        keys.add(min(g.images(me, them)))  # X is to move
-    assert len(keys) == 1
 
 
 def test_the_empty_4x4_board_is_a_draw_and_so_is_every_opening():
@@ -187,25 +126,6 @@ def test_a_node_budget_stops_the_search_and_the_analysis_says_unclear(monkeypatc
     assert board not in perfect.ANALYSES.entries
 
 
-def test_the_memories_are_bounded_by_entries():
-    perfect.forget()
-    try:
-        for memory in (perfect.DECISIONS, perfect.ANALYSES, perfect.OUTLOOKS):
-            assert memory.size == perfect.CACHED_BOARDS
-        found = dict.fromkeys(pos.board for pos in sample(16, "." * 16, range(10, 14), perfect.CACHED_BOARDS + 80))
-        boards = list(found)[: perfect.CACHED_BOARDS + 20]
-        assert len(boards) == perfect.CACHED_BOARDS + 20
-        for board in boards:
-            perfect.decide(board)
-            perfect.analyze(board)
-            perfect.outlook(board)
-        for memory in (perfect.DECISIONS, perfect.ANALYSES, perfect.OUTLOOKS):
-            assert len(memory.entries) == perfect.CACHED_BOARDS
-            assert boards[-1] in memory.entries and boards[0] not in memory.entries  # the oldest went first
-    finally:
-        perfect.forget()
-
-
 def play_game(empty: str, levels: dict[str, str], rng: random.Random) -> Position:
     pos = position(empty)
     while not pos.is_over():
@@ -232,12 +152,12 @@ def test_impossible_plays_by_the_exact_search_on_4x4_and_5x5_only(cells, exact):
 # --- budgets, twins and the tie-break's windows (the second mutation run, docs/mutation.md) ---------------
 # Small 4×4 positions with few empty cells: each test takes milliseconds, so a changed line is caught fast.
 
+
 # X to move completes a line at 3 (the top row) or at 12 (the left column); six cells empty.
 TWO_WINS = "XXX.XOO.XOO..O.."
+
 # O to move: 0, 1, 10 and 11 are on no line either side can still complete, so they are alike.
 DEAD_CELLS = "..OX.O.OOX..X.XX"
-# X to move: ten moves hold the draw; the tie-break keeps 3 and 9 (see the test above).
-TEN_DRAWS = ".....OXXO.O.X..."
 
 
 def test_a_calls_own_budget_ends_with_the_call():
@@ -439,6 +359,7 @@ def test_the_nodes_the_exact_search_visits_are_the_same_as_today(board):
 
 # --- the third mutation run (docs/mutation.md): the distance bounds, the side to move, budgets over a lifetime ---
 
+
 # X to move with ten cells empty: X cannot win before its second move (WIN + 10 − 3 = 107), nor lose
 # before O's second (−(WIN + 10 − 4) = −106); the value is a draw.
 TEN_EMPTY = ".XX..O....OXO..."
@@ -549,55 +470,11 @@ def test_the_table_is_emptied_as_soon_as_it_holds_its_limit():
     assert len(one_short.table) == 1
 
 
-# --- pairings, the budget's fallback, the pace, the table's entries (issue 19) ---------------------------
-
-
-def open_lines(board: str, against: str) -> list[int]:
-    """The lines (as masks) on which ``against`` has no mark: the ones its opponent could still complete."""
-    g = bit_geometry(int(len(board) ** 0.5), 4)
-    theirs = sum(1 << c for c, ch in enumerate(board) if ch == against)
-    return [line for line in g.lines if not line & theirs]
-
-
-def test_a_pairing_found_means_the_other_side_cannot_win_whoever_is_to_move():
-    found = 0
-    for pos in sample(17, "." * 16, range(8, 12), 200):
-        free = sum(1 << c for c, ch in enumerate(pos.board) if ch == ".")
-        for defender in "XO":
-            # The side to move may take a cell before it pairs off the rest; its opponent may not.
-            if has_pairing(open_lines(pos.board, defender), free, move_first=pos.to_move == defender)[0]:
-                found += 1
-                score, _ = reference(pos.board)
-                # The defender's result is a draw or better: as the side to move, or as its opponent.
-                assert (score if pos.to_move == defender else -score) >= 0, (pos.board, defender)
-    assert found > 100
-
-
-def test_a_pairing_gives_each_line_its_own_two_cells():
-    # The two windows of one row of five share the cells 1 to 3: one pair in there serves both.
-    row = [0b01111, 0b11110]
-    assert has_pairing(row, 0b01110) == (True, 1)
-    assert has_pairing(row, 0b10001) == (False, 1)
-    # Two columns of four and a row crossing them: six cells are needed, and five are too few.
-    lines = [0b0001_0001_0001_0001, 0b0010_0010_0010_0010, 0b1111]
-    assert has_pairing(lines, 0b0011_0011_0001_1111)[0] is True
-    assert has_pairing(lines, 0b0001_0001_0001_0111)[0] is False
-
-
-def test_a_look_for_a_pairing_gives_up_after_its_steps():
-    lines = open_lines("." * 25, "X")  # every line of the empty 5×5 board: 28 lines, 25 cells
-    assert has_pairing(lines, (1 << 25) - 1) == (False, PAIRING_STEPS)
-    assert has_pairing(lines, (1 << 25) - 1, steps=3) == (False, 3)
-
-
-def test_a_table_entry_packs_both_bounds_and_the_move_into_a_small_integer():
-    for low, high, cell in [(-INF, INF, -1), (-(WIN + 24), WIN + 24, 24), (0, 0, 0), (-3, 105, 7)]:
-        assert unpack(pack(low, high, cell)) == (low, high, cell)
-        assert pack(low, high, cell) < 2**24
-
+# --- the budget's fallback and the pace (issue 19) -------------------------------------------------------
 
 # . O . . / . . X . / X . X . / O O X .   O to move: one move holds the draw (12, the block), the eight others lose.
 SHARP = ".O....X.X.X.OOX."
+
 # . . . . / X O . O / . . X X / X O . O   X to move: one move wins, the seven others only draw.
 ONE_WIN = "....XO.O..XXXO.O"
 
@@ -627,20 +504,6 @@ def test_out_of_budget_the_move_kept_is_proved_as_good_as_it_says(board):
     assert lows[-1] == best and ExactSearch(4, 4, max_nodes=full.nodes).best_move(board).exact
 
 
-def test_where_not_losing_is_possible_impossible_never_picks_a_losing_move():
-    checked = 0
-    for pos in sample(18, "." * 16, range(7, 12), 120):
-        values = [after(pos, m) for m in pos.legal_moves()]
-        if max(values, key=rank)[0] < 0:
-            continue
-        perfect.forget()
-        for cell in perfect.decide(pos.board).cells:
-            assert after(pos, cell)[0] >= 0, (pos.board, cell)
-        checked += 1
-    perfect.forget()
-    assert checked > 80
-
-
 def test_the_search_reads_its_pace_and_lets_other_work_run_every_few_hundred_nodes():
     pauses = []
     ticks = iter(range(10**6))
@@ -661,67 +524,3 @@ def test_the_requests_deadline_stops_a_search_with_a_budget_of_its_own():
         with pytest.raises(OutOfBudget):
             search.exact_value("O.........X..............")
     assert search.nodes <= (CHECK_EVERY + PAIRING_STEPS) * 5
-
-
-def test_the_reviewers_position_is_answered_exactly_within_the_budget():
-    # Issue 19: 10 s of CPU for one move before the budget. X to move; the book knows it (two marks).
-    board = "O.........X.............."
-    perfect.forget()
-    try:
-        decision = perfect.decide(board)
-        values = perfect.analyze(board)
-    finally:
-        perfect.forget()
-    assert decision.exact
-    assert "unclear" not in {result for result, _ in values.values()}
-    best = max(
-        values.values(), key=lambda v: ({"loss": 0, "draw": 1, "win": 2}[v[0]], -v[1] if v[0] == "win" else v[1])
-    )
-    assert {values[c] for c in decision.cells} == {best}
-
-
-def test_a_search_for_a_request_keeps_its_table_small():
-    board = "O.XOO.....X......X.X....."  # seven marks: 46,120 nodes for every move's value
-    search = perfect.search_for(board, perfect.ANALYSIS_NODES)
-    assert search.table_limit == perfect.TABLE_LIMIT <= 50_000
-    search.move_values(board)
-    assert 0 < len(search.table) <= perfect.TABLE_LIMIT
-    assert all(type(entry) is int and entry < 2**24 for entry in search.table.values())
-
-
-def test_a_hint_finds_the_best_moves_in_the_analysis_it_has_just_made(monkeypatch):
-    # A hint asks for every move's value, then for Impossible's choice: once the values are all proved, the
-    # choice needs no search for the best moves, only its tie-break.
-    perfect.forget()
-    try:
-        values = perfect.analyze(TEN_DRAWS)
-        monkeypatch.setattr(ExactSearch, "optimal_moves", lambda *args, **kwargs: pytest.fail("searched again"))
-        decision = perfect.decide(TEN_DRAWS)
-    finally:
-        perfect.forget()
-    assert decision.exact and decision.choice.low == 0
-    assert decision.cells == (3, 9)
-    assert {values[c] for c in decision.cells} == {("draw", 10)}
-
-
-def test_a_move_after_an_unfinished_analysis_takes_the_values_it_proved(monkeypatch):
-    board = "..X..OO...X.....X...O..X."  # seven marks: 9 of its 18 moves' values are proved in 10,000 nodes
-    cold = perfect.decide(board)
-    perfect.forget()
-    given = []
-    take = ExactSearch.given
-    monkeypatch.setattr(ExactSearch, "given", lambda self, b, values: given.append(values) or take(self, b, values))
-    monkeypatch.setattr(perfect, "ANALYSIS_NODES", 10_000)
-    try:
-        values = perfect.analyze(board)
-        decision = perfect.decide(board)
-    finally:
-        perfect.forget()
-    proved = {c for c, (result, _) in values.items() if result != "unclear"}
-    assert proved and len(proved) < len(values)
-    assert given and set(given[0]) == proved
-    assert decision.exact and decision.choice.low == cold.choice.low
-    search = ExactSearch(5, 4)
-    search.given(board, {13: -5, 14: 7})
-    assert search.settled(board, 14) == 7 and search.settled(board, 15) is None
-    assert search.root_order(board)[0] == 14  # the best value given is tried first

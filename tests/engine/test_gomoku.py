@@ -5,67 +5,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.engine.positions import BIG, check_against_a_full_scan, random_game
 from tests.proofs import wins_within
 from webapp.engine.gomoku import Gomoku
 from webapp.engine.lines import (
-    DEAD,
-    DIRECTIONS,
     DOUBLE_THREE_W,
     DOUBLE_W,
-    FIVE,
-    FIVE_W,
     FOUR,
     FOUR_W,
     LOW,
-    ONE,
     OPEN_FOUR,
-    OPEN_THREE,
-    OPEN_TWO,
     SHIFT,
-    THREE,
     THREE_W,
-    TWO,
     WEIGHTS,
-    _shape,
-    window_of,
 )
 from webapp.engine.rules import EMPTY, geometry, parse
 from webapp.engine.vct import Meter, ThreatSearch
-
-BIG = [(7, 5), (15, 5)]
-
-
-@pytest.mark.parametrize(
-    ("window", "shape"),
-    [
-        ("XXXXX....", FIVE),
-        ("..XXXXX..", FIVE),
-        (".XXXX....", OPEN_FOUR),
-        ("XX.XX.XX.", OPEN_FOUR),  # two completions in one line: a double four
-        ("OXXXX....", FOUR),
-        ("..XX.XX..", FOUR),
-        ("...XXX...", OPEN_THREE),
-        ("..X.XX...", OPEN_THREE),
-        ("..OXXX...", THREE),
-        ("O.XXX.O..", THREE),  # room for five, but never for an open four
-        ("...XX....", OPEN_TWO),
-        ("..OXX....", TWO),
-        ("....X....", ONE),
-        ("OO..XO...", DEAD),  # no five cells in a row without an O
-    ],
-)
-def test_a_stone_makes_the_shape_a_player_would_name(window, shape):
-    assert _shape(window, 5) == shape
-
-
-def random_game(n: int, k: int, rng: random.Random, stones: int) -> Gomoku:
-    """A game of ``stones`` random moves near the stones already played, stopped before anyone wins."""
-    g = Gomoku(n, k)
-    for _ in range(stones):
-        if g.wins() or g.full():
-            break
-        g.play(rng.choice(g.moves()) if g.candidates else g.lay.centre)
-    return g
 
 
 def wins_by_the_rules(text: str, n: int, k: int) -> set[int]:
@@ -99,62 +54,6 @@ def test_the_win_and_four_scans_agree_with_the_rules(n, k):
             assert (move in g.forcing()) == four, (text, move)
             checked += four
     assert checked > 5
-
-
-def reference_window(text: str, n: int, k: int, cell: int, d: int) -> str:
-    """The 2k-1 cells of the line through ``cell`` along direction ``d``, read off the board text ('#' off it)."""
-    r0, c0 = divmod(cell, n)
-    dr, dc = DIRECTIONS[d]
-    out = []
-    for s in range(-(k - 1), k):
-        r, c = r0 + dr * s, c0 + dc * s
-        out.append(text[r * n + c] if 0 <= r < n and 0 <= c < n else "#")
-    return "".join(out)
-
-
-def reference_shape(window: str, mark: str, k: int) -> int:
-    """The shape a stone of ``mark`` at the window's centre makes, with the other side and the edge blocking."""
-    them = "O" if mark == "X" else "X"
-    seen = window.replace(them, "#").replace(mark, "X").replace("#", "O")
-    return _shape(seen[: k - 1] + "X" + seen[k:], k)
-
-
-def check_against_a_full_scan(g: Gomoku) -> None:
-    """Every window, weight and threat sum as a scan of the board text from scratch finds them."""
-    n, k, text = g.n, g.k, g.text
-    total = 0
-    for cell in range(n * n):
-        cell_sum = threat_sum = 0
-        for d in range(4):
-            window = reference_window(text, n, k, cell, d)
-            assert window_of(g.window(cell, d), k) == window[: k - 1] + text[cell] + window[k:]
-            if text[cell] == EMPTY:
-                x, o = (WEIGHTS[reference_shape(window, mark, k)] for mark in "XO")
-                cell_sum += x | o << SHIFT
-                threat_sum += (x if x >= THREE_W else 0) | (o if o >= THREE_W else 0) << SHIFT
-                assert (g.shape(cell, d, "X"), g.shape(cell, d, "O")) == tuple(
-                    reference_shape(window, mark, k) for mark in "XO"
-                )
-        if text[cell] == EMPTY:
-            assert g.weights(cell) == cell_sum
-        assert g.threat[cell] == threat_sum, (text, cell)
-        total += cell_sum
-    assert g.total == total
-    stones = [c for c in range(n * n) if text[c] != EMPTY]
-    near = {c for c in range(n * n) if any(max(abs(c // n - t // n), abs(c % n - t % n)) <= 2 for t in stones)}
-    assert g.candidates == {c for c in near if text[c] == EMPTY}
-    assert g.occupied == set(stones)
-    hot = {c for c in range(n * n) if text[c] == EMPTY and max(g.worth(c, "X"), g.worth(c, "O")) >= THREE_W}
-    assert g.hot == hot and hot <= g.candidates
-    fours = {c for c in hot if max(g.worth(c, "X"), g.worth(c, "O")) >= FOUR_W}
-    assert g.fours == fours == {c for c in range(n * n) if g.four_lines[c]}
-    fives = {c for c in fours if max(g.worth(c, "X"), g.worth(c, "O")) >= FIVE_W}
-    assert g.fives == fives == {c for c in range(n * n) if g.five_lines[c]}
-    # The threat weights alone cross every threshold the threat scans read where the weights in full do.
-    for c in hot:
-        for mark in "XO":
-            for bar in (THREE_W, FOUR_W, DOUBLE_W, FIVE_W):
-                assert (g.threat_worth(c, mark) >= bar) == (g.worth(c, mark) >= bar), (text, c, mark, bar)
 
 
 @given(n=st.sampled_from([7, 15]), seed=st.integers(0, 10**6), stones=st.integers(0, 60))
@@ -232,15 +131,6 @@ def test_the_move_ordering_ranks_by_the_weights_in_full_read_off_each_cells_wind
     assert g.moves() == g.ranked(sorted(g.candidates), g.mover) or not g.candidates
 
 
-def test_the_lines_memory_is_emptied_at_its_bound_and_the_board_stays_right(monkeypatch):
-    # Whatever positions a visitor asks about, a layout remembers at most LINE_CACHE_LIMIT lines' contents.
-    monkeypatch.setattr("webapp.engine.lines.LINE_CACHE_LIMIT", 40)
-    g = random_game(15, 5, random.Random(7), 50)
-    kept = sum(len(known) for known in g.lay.known)
-    assert 0 < kept == g.lay.remembered <= 40
-    check_against_a_full_scan(g)
-
-
 def test_five_inside_a_longer_row_wins_on_15x15():
     # X X X X . X on the top row: the gap makes six in a row, which free-style counts as a win
     text = "XXXX.X" + "." * 9 + "OOOO." + "." * 10 + "O" + "." * 194
@@ -281,12 +171,6 @@ def test_a_board_where_nobody_can_complete_a_line_is_dead():
     assert not Gomoku.from_text("." * 49, 7, 5).dead()
 
 
-def test_weights_tell_the_strongest_shape():
-    # The thresholds the threat scans rely on.
-    for shape in (FOUR, OPEN_FOUR, FIVE):
-        assert WEIGHTS[shape] > 4 * WEIGHTS[shape - 1]
-
-
 def test_a_moves_score_is_its_weight_in_attack_then_in_defence():
     # 15×15: X has an open three on the top row (columns 4 to 6); O two stones on the bottom row.
     text = "....XXX" + "." * 8 + "." * 195 + "OO" + "." * 13
@@ -300,42 +184,6 @@ def test_a_moves_score_is_its_weight_in_attack_then_in_defence():
     assert g.mover == "X"
     assert g.score(3) == (g.worth(3, "X"), g.worth(3, "O"))
     assert g.score(3)[0] >= WEIGHTS[OPEN_FOUR]
-
-
-@pytest.mark.parametrize(("n", "k"), BIG)
-def test_a_fresh_layout_knows_each_cells_neighbours_codes_and_keys(n, k):
-    # A new Layout, not the memoised one: a mutation run starts from a process that has built those.
-    from webapp.engine.lines import Layout
-
-    lay = Layout(n, k)
-    assert lay.centre == (n // 2) * (n + 1)
-    empty = "." * (n * n)
-    for cell in range(n * n):
-        r0, c0 = divmod(cell, n)
-        near = {r * n + c for r in range(n) for c in range(n) if 0 < max(abs(r - r0), abs(c - c0)) <= 2}
-        assert set(lay.near[cell]) == near
-        fresh = Gomoku(n, k)
-        for d in range(4):
-            window = reference_window(empty, n, k, cell, d)
-            assert window_of(fresh.window(cell, d), k) == window
-        # A stone here changes the windows of the cells up to k-1 steps along each line, and the cells of its four
-        # lines are the cells of those lines.
-        reach = {
-            r * n + c
-            for dr, dc in DIRECTIONS
-            for s in range(-(k - 1), k)
-            if s
-            for r, c in [(r0 + dr * s, c0 + dc * s)]
-            if 0 <= r < n and 0 <= c < n
-        }
-        assert lay.reach[cell] == reach
-        lines = [lay.line_cells[line] for line, _ in lay.lines[cell]]
-        assert all(cell in line for line in lines) and len({frozenset(line) for line in lines}) == 4
-        assert reach <= set().union(*lines)
-    again = Layout(n, k)
-    assert again.zobrist == lay.zobrist and again.pass_key == lay.pass_key  # the same keys in every process
-    keys = [*lay.zobrist["X"], *lay.zobrist["O"], lay.pass_key]
-    assert len(set(keys)) == 2 * n * n + 1 and max(keys) < 2**64 and max(keys) >= 2**60
 
 
 def test_the_evaluation_counts_the_side_to_moves_chances_a_quarter_more():
