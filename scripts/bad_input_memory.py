@@ -2,7 +2,7 @@
 
 Starts the Procfile's server (two workers) on a loopback port, warms it with ordinary play, then sends
 distinct bad values of every setting (each up to 60 KB, with and without HX-Request) and reports each
-worker's resident memory before and after. The goal (issue 8): less than 20 MB of growth in all.
+worker's resident memory before and after. The goal: less than 20 MB of growth in all.
 
     python scripts/bad_input_memory.py [--requests 1500]
 """

@@ -1,4 +1,4 @@
-"""Memory of a worker-like process answering many distinct 4×4 and 5×5 questions (issue 19).
+"""Memory of a worker-like process answering many distinct 4×4 and 5×5 questions.
 
 One process builds the app and, through Flask's test client (the views, the engine and the memories a
 worker runs), asks ``/api/analyze`` and ``/api/move`` (Impossible) about distinct random 5×5 positions of

@@ -1,4 +1,4 @@
-"""The CPU time of the costly requests, on every route that searches and every board (issue 19: at most 1 s).
+"""The CPU time of the costly requests, on every route that searches and every board (the goal: at most 1 s).
 
 One process builds the app and, through Flask's test client (the views, the engine and its budgets, as a worker
 runs them), sends each costly kind of request about random positions of every board: a move at every level, every

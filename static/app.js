@@ -641,7 +641,7 @@
   rove();
 })();
 
-// --- Move history and links (issue 10): arrow keys in the move list, and "Copy link". ----------
+// --- Move history and links: arrow keys in the move list, and "Copy link". ----------
 // Without this the list is plain links and the address stays on the page, ready to select.
 (function () {
   "use strict";

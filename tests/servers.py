@@ -152,7 +152,7 @@ def new_game_form(port: int, settings: str) -> str:
     return f"{settings}&start=1&game={fresh_digest(port)}"
 
 
-ANSWER_WITHIN = 1.0  # seconds, for every other visitor's request, as the issue sets it
+ANSWER_WITHIN = 1.0  # seconds: the hosting goal for every other visitor's request
 
 
 def timed(port: int, method: str, path: str, **options):

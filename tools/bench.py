@@ -95,7 +95,7 @@ def versus_random(side: str, games: int, rng: random.Random) -> Record:
     return Record(side, results.count(side), results.count(None), results.count(other(side)))
 
 
-# The reviewer's positions (issue 19) and the slowest met before the budget: each is benched on its board.
+# Positions that were slow before the budget existed: each is benched on its board.
 EXACT_EXAMPLES = {
     "4x4": (".X..............", "X..............O", "................"),
     "5x5": (
@@ -383,7 +383,7 @@ def run_bench(args) -> int:
     return 0 if all(met.values()) else 1
 
 
-# Impossible on 4×4 and 5×5 (issue 19): every kind of request at most half a second of CPU, from any position;
+# Impossible on 4×4 and 5×5: every kind of request at most half a second of CPU, from any position;
 # the 5×5 book loaded in under 0.1 s; enough positions for the worst to mean something.
 BOARD_GOALS = {"worst_s": 0.5, "book_load_s": 0.1, "positions": 200}
 

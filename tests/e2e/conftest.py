@@ -184,7 +184,7 @@ def axe_violations(page, tags=AXE_TAGS, rules=None, essential_targets=None) -> l
 
     ``essential_targets`` is a selector whose targets are exempt from the 24 px target size alone: WCAG 2.2's
     2.5.8 excepts targets whose presentation is essential, as a 15×15 board's squares are on a 320 px screen
-    (the issue asks for about 20 px there). Every other rule still runs on them, and the target size on
+    (about 20 px there). Every other rule still runs on them, and the target size on
     everything else.
     """
     if not page.evaluate("typeof window.axe === 'object'"):

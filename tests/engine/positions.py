@@ -68,10 +68,11 @@ VCF = grid(
 # The four corners of 15×15, where O's stones stay out of the way of X's threats.
 CORNERS = [(0, 0), (0, 14), (14, 0), (14, 14)]
 
-# X to move on 15×15. (7, 8) makes a four on row 7 (closed by O at (7, 4)) and an open three in column 8.
+# X to move on 15×15. (7, 8) makes a four on row 7 (closed by O at (7, 4)) and an open three in column 8:
+# O must block the four at (7, 9), and X makes an open four in column 8.
 FOUR_THREE = stones(15, x=[(7, 5), (7, 6), (7, 7), (5, 8), (6, 8)], o=[(7, 4), *CORNERS])
 
-# X to move on 15×15. (7, 8) makes two open threes, on row 7 and in column 8.
+# X to move on 15×15. (7, 8) makes two open threes, on row 7 and in column 8: O can block only one.
 DOUBLE_THREE = stones(15, x=[(7, 6), (7, 7), (5, 8), (6, 8)], o=CORNERS)
 
 

@@ -470,7 +470,7 @@ def test_the_table_is_emptied_as_soon_as_it_holds_its_limit():
     assert len(one_short.table) == 1
 
 
-# --- the budget's fallback and the pace (issue 19) -------------------------------------------------------
+# --- the budget's fallback and the pace -----------------------------------------------------------------
 
 # . O . . / . . X . / X . X . / O O X .   O to move: one move holds the draw (12, the block), the eight others lose.
 SHARP = ".O....X.X.X.OOX."

@@ -1,6 +1,7 @@
 import pytest
 from support import stones
 
+from tests.engine.positions import DOUBLE_THREE, FOUR_THREE
 from tests.proofs import wins_within
 from webapp import solver
 from webapp.engine.boards import UnknownBoardSizeError
@@ -12,13 +13,6 @@ from webapp.engine.vct import Meter, ThreatSearch
 
 def cell(r: int, c: int, n: int = 15) -> int:
     return r * n + c
-
-
-CORNERS = [(0, 0), (0, 14), (14, 0), (14, 14)]
-# X to move: (7, 8) makes a four on row 7 (closed by O at (7, 4)) and an open three in column 8.
-FOUR_THREE = stones(15, x=[(7, 5), (7, 6), (7, 7), (5, 8), (6, 8)], o=[(7, 4), *CORNERS])
-# X to move: (7, 8) makes two open threes.
-DOUBLE_THREE = stones(15, x=[(7, 6), (7, 7), (5, 8), (6, 8)], o=CORNERS)
 
 
 def test_the_api_is_the_solvers():

@@ -75,7 +75,7 @@ def test_hard_answers_an_open_three():
     assert find(g, "X") is None
 
 
-# The position of issue 21, X to move: Hard played 85 and O won by continuous fours. Every move loses to
+# A lost game's position, X to move: Hard played 85 and O won by continuous fours. Every move loses to
 # perfect play here, but some leave O only a longer win, by fours and threes.
 ISSUE = (
     ".........................O.........O..OX.........O.X.X...........XOXX............XOXO.......X..OOXXXOX"
@@ -134,7 +134,7 @@ def test_in_the_issues_position_hard_leaves_o_no_win_by_fours_and_the_hardest_wi
     assert g.mover == "X"
     result = search(g, AMPLE)
     move = result.best[0]
-    # After Hard's move O has no forced win by fours (after the move the issue saw played, 85, it had one).
+    # After Hard's move O has no forced win by fours (after the move Hard once played, 85, it had one).
     g.play(85)
     assert ThreatSearch(g, "O", Meter()).vcf() is not None
     g.undo()

@@ -41,7 +41,7 @@ def test_where_not_losing_is_possible_impossible_never_picks_a_losing_move():
 
 
 def test_the_reviewers_position_is_answered_exactly_within_the_budget():
-    # Issue 19: 10 s of CPU for one move before the budget. X to move; the book knows it (two marks).
+    # 10 s of CPU for one move without the budget. X to move; the book knows it (two marks).
     board = "O.........X.............."
     perfect.forget()
     try:

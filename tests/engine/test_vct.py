@@ -4,19 +4,14 @@ import random
 import pytest
 from support import stones
 
+from tests.engine.positions import DOUBLE_THREE, FOUR_THREE
 from tests.proofs import loses_within, wins_within
 from webapp.engine import pacing
 from webapp.engine.gomoku import Gomoku
 from webapp.engine.lines import FOUR_W
 from webapp.engine.vct import Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
 
-CORNERS = [(0, 0), (0, 14), (14, 0), (14, 14)]
-# X to move on 15×15. (7, 8) makes a four on row 7 (closed by O at (7, 4)) and an open three in column 8:
-# O must block the four at (7, 9), and X makes an open four in column 8.
-FOUR_THREE = stones(15, x=[(7, 5), (7, 6), (7, 7), (5, 8), (6, 8)], o=[(7, 4), *CORNERS])
-# X to move on 15×15. (7, 8) makes two open threes, on row 7 and in column 8: O can block only one.
-DOUBLE_THREE = stones(15, x=[(7, 6), (7, 7), (5, 8), (6, 8)], o=CORNERS)
-# The position of issue 21, X to move: after 85, O wins by continuous fours; after 187 it has none, but a
+# A lost game's position, X to move: after 85, O wins by continuous fours; after 187 it has none, but a
 # win by fours and threes.
 ISSUE = (
     ".........................O.........O..OX.........O.X.X...........XOXX............XOXO.......X..OOXXXOX"
@@ -229,7 +224,7 @@ def narrow(game: Gomoku, side: str) -> ForcedWin | None:
 
 
 def test_the_narrow_search_finds_a_long_chain_of_dependent_threats_in_few_nodes_and_it_holds():
-    # The issue's position after 187: O's win by threes, found by both searches; the narrow one's holds too.
+    # That position after 187: O's win by threes, found by both searches; the narrow one's holds too.
     game = game_of(ISSUE)
     game.play(187)
     meter = Meter()

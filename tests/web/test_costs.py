@@ -126,7 +126,7 @@ def test_a_pause_asks_for_a_place_once_and_yields_to_other_requests():
 # --- what the costliest requests cost, on every board ---------------------------------------------------
 
 # The outside review's costliest inputs and their kin: a 5×5 position outside the opening book (10 s at
-# Impossible), 4×4 after one move, a 15×15 middle game with threats for both sides (issue 21's position),
+# Impossible), 4×4 after one move, a 15×15 middle game with threats for both sides (a lost game's position),
 # a 7×7 one, and the trees, hints and move values on each.
 FIVE_OUT_OF_BOOK = "O.........X.............."
 FOUR_EARLY = "X..............O"
