@@ -165,7 +165,9 @@ def test_hint_and_move_values(page: Page, live_server, console_errors, shoot):
     click_cell(page, 0)
     page.get_by_role("button", name="Hint").click()
     expect(page.get_by_text(re.compile(r"^Hint: "))).to_be_visible()
-    # The hint points: one square, or up to three equal ones, and its words say how many.
+    # The hint points: one square, or up to three equal ones, and its words say how many. htmx gives the squares
+    # their new classes as the swap settles, a moment after the words are in.
+    expect(page.locator(".cell.is-pick").first).to_be_visible()
     marked = page.locator(".cell.is-pick").count()
     assert 1 <= marked <= 3
     assert (marked > 1) == bool(re.search(r"the (two|three) marked", page.locator(".slot .message").inner_text()))
