@@ -78,6 +78,12 @@ def board(page: Page) -> str:
     return page.locator("#board").get_attribute("data-board")
 
 
+def settled(page: Page) -> None:
+    """Wait until htmx has no answer on its way, swapping or settling: till then the page holds a click for after
+    the answer (app.js), and drops one on a square the answer may have filled, as a person's tap is never that fast."""
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
+
+
 def click_cell(page: Page, cell: int) -> None:
     """Click an empty square and wait for the server's board to have it played."""
     n = board_for(board(page)).n

@@ -4,7 +4,7 @@ desktop, its experimental rule of WCAG 2.5.3 too (conftest)."""
 import re
 
 import pytest
-from browsing import choose, click_cell, lose_to_the_computer, next_held, start
+from browsing import choose, click_cell, lose_to_the_computer, next_held, settled, start
 from playwright.sync_api import expect
 
 
@@ -43,6 +43,7 @@ def test_axe_finds_nothing_in_any_state_of_the_game(audit_page, live_server, axe
     page.get_by_role("button", name="Move values").click()
     expect(page.locator(".value")).not_to_have_count(0)
     axe(page, "move values")
+    settled(page)
     # The computer's square: a tap on the player's own last square is taken as the second of a double tap.
     page.locator("#board .cell.has-o").first.click(force=True)
     expect(page.get_by_role("alert")).to_be_visible()

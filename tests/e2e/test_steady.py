@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from browsing import SHIFTS, board, box, choose, click_cell, finished, fold, on_first_screen, play_out, start
+from browsing import SHIFTS, board, box, choose, click_cell, finished, fold, on_first_screen, play_out, settled, start
 from playwright.sync_api import expect
 
 # What a player needs without scrolling or opening anything: the game, the two settings changed most, New game
@@ -58,6 +58,7 @@ def test_the_board_never_moves_during_a_game(open_page, live_server):
     steady("with a question")
     page.get_by_role("link", name="Keep playing").click()
     expect(page.get_by_role("button", name="Start the new game")).to_have_count(0)
+    settled(page)
     # The computer's square (a tap on the player's own last square is taken as the end of a double tap).
     page.locator("#board .cell.has-o").first.click(force=True)
     expect(page.get_by_role("alert")).to_be_visible()
