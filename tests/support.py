@@ -6,6 +6,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
+from webapp.engine.boards import position
 from webapp.engine.rules import EMPTY, Position, parse
 
 HX = {"HX-Request": "true"}
@@ -55,24 +56,26 @@ def unfinished_boards() -> list[str]:
 
 @cache
 def reference(board: str) -> tuple[int, int]:
-    """Plain, unpruned minimax written straight from the rules, as the oracle for the solver.
+    """Plain, unpruned minimax written straight from the rules, as the oracle for the solvers of 3×3 to 5×5.
 
     Returns (1 win, 0 draw, -1 loss for the side to move; plies until the game ends), the
     winner hurrying and the loser stalling.
     """
-    pos = parse(board)
+    pos = position(board)
     if pos.is_over():
         return (-1 if pos.winner else 0), 0
-    return max((_after(pos, m) for m in pos.legal_moves()), key=rank)
+    return max((after(pos, m) for m in pos.legal_moves()), key=rank)
 
 
-def _after(pos: Position, move: int) -> tuple[int, int]:
+def after(pos: Position, move: int) -> tuple[int, int]:
+    """The reference's outcome of ``move`` in ``pos``, for the side that plays it."""
     score, plies = reference(pos.play(move).board)
     return -score, plies + 1
 
 
-def rank(result: tuple[int, int]):
-    score, plies = result
+def rank(outcome: tuple[int, int]) -> tuple[int, int]:
+    """An outcome's rank for ``max``: a win, sooner first; a loss, later first."""
+    score, plies = outcome
     return score, -plies if score > 0 else plies
 
 
@@ -80,7 +83,7 @@ def reference_analysis(board: str) -> dict[int, tuple[str, int]]:
     """What ``analyze`` should say, worked out by the oracle."""
     pos = parse(board)
     words = {1: "win", 0: "draw", -1: "loss"}
-    return {m: (words[s], p) for m in pos.legal_moves() for s, p in [_after(pos, m)]}
+    return {m: (words[s], p) for m in pos.legal_moves() for s, p in [after(pos, m)]}
 
 
 def load_script(name: str):

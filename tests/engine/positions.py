@@ -1,7 +1,6 @@
-"""Positions and helpers the engine's tests share: big boards, budgets and checks, and the small boards' negamax."""
+"""Positions and helpers the engine's tests share: big boards, budgets and checks, and small boards' samples."""
 
 import random
-from functools import cache
 
 from support import stones
 
@@ -170,28 +169,6 @@ def check_against_a_full_scan(g: Gomoku) -> None:
 
 
 # --- 4×4 and 5×5, four in a row: the plain negamax the exact engine is held against --------------
-
-
-@cache
-def reference(board: str) -> tuple[int, int]:
-    """Plain negamax with no pruning and no symmetry: (1 win, 0 draw, -1 loss; plies to the end),
-    the winner hurrying and the loser stalling."""
-    pos = position(board)
-    if pos.is_over():
-        return (-1 if pos.winner else 0), 0
-    return max((after(pos, m) for m in pos.legal_moves()), key=rank)
-
-
-def after(pos: Position, move: int) -> tuple[int, int]:
-    """The reference's outcome of ``move`` in ``pos``, for the side that plays it."""
-    score, plies = reference(pos.play(move).board)
-    return -score, plies + 1
-
-
-def rank(outcome: tuple[int, int]) -> tuple[int, int]:
-    """An outcome's rank for ``max``: a win, sooner first; a loss, later first."""
-    score, plies = outcome
-    return score, -plies if score > 0 else plies
 
 
 def random_position(rng: random.Random, empty: str, plies: int) -> Position | None:

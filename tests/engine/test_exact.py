@@ -4,8 +4,9 @@ import itertools
 import random
 
 import pytest
+from support import after, rank
 
-from tests.engine.positions import TEN_DRAWS, after, rank, sample
+from tests.engine.positions import TEN_DRAWS, sample
 from webapp.engine import pacing, perfect
 from webapp.engine.bitboard import bit_geometry
 from webapp.engine.boards import is_exact_board, position

@@ -1,6 +1,8 @@
 """The exact engine's negamax parts (webapp/engine/negamax.py): pairings, and the table's packed entries."""
 
-from tests.engine.positions import reference, sample
+from support import reference
+
+from tests.engine.positions import sample
 from webapp.engine.bitboard import bit_geometry
 from webapp.engine.negamax import INF, PAIRING_STEPS, WIN, has_pairing, pack, unpack
 

@@ -1,8 +1,9 @@
 """Impossible on 4×4 and 5×5 (webapp/engine/perfect.py): its memories, its budget and what a hint leaves it."""
 
 import pytest
+from support import after, rank
 
-from tests.engine.positions import TEN_DRAWS, after, rank, sample
+from tests.engine.positions import TEN_DRAWS, sample
 from webapp.engine import perfect
 from webapp.engine.exact import ExactSearch
 
