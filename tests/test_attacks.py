@@ -257,12 +257,16 @@ BUSY_FOR = 10  # seconds of probing while they send
 BIG = 15 * 15
 
 
+def big_board(cells: list[int]) -> str:
+    """A 15×15 board with stones on ``cells``, X's and O's in turn."""
+    return "".join("X" if i in cells[0::2] else "O" if i in cells[1::2] else "." for i in range(BIG))
+
+
 def busy_visitor(port: int, number: int, stop: threading.Event, answers: collections.Counter) -> None:
     """Send costly requests as fast as they come back: 15×15 Hard moves and big-board trees, each on a new position."""
     rng = random.Random(number)
     while not stop.is_set():
-        cells = rng.sample(range(BIG), 8)
-        board = "".join("X" if i in cells[0::2] else "O" if i in cells[1::2] else "." for i in range(BIG))
+        board = big_board(rng.sample(range(BIG), 8))
         free = [i for i in range(BIG) if board[i] == "."]
         with suppress(OSError):
             if number % 2:
@@ -396,7 +400,7 @@ def quiet_position(seed: int) -> str:
         cell = rng.randrange(BIG)
         if all(max(abs(cell // 15 - c // 15), abs(cell % 15 - c % 15)) >= 3 for c in cells):
             cells.append(cell)
-    return "".join("X" if i in cells[0::2] else "O" if i in cells[1::2] else "." for i in range(BIG))
+    return big_board(cells)
 
 
 def two_searches_at_once(port: int, addresses: tuple[str, str], seed: int) -> list[int]:
