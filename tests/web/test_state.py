@@ -20,7 +20,7 @@ from webapp.web import state
 # Version | board | mode | side | levels: difficulty, X, O | counts as | moves | paused | values | practice |
 # game id | game number
 GOOD = "6|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0|0123456789ab|1"
-# The score's own cookie: version | games started | the floor | the number and id of the last games counted |
+# The score's own cookie: version | the latest game counted | the floor | the number and id of the last games counted |
 # for each board (3×3, 4×4, 5×5, 7×7, 15×15), 3 counts (first side, second side, draws) each for Easy, Medium,
 # the top level, Human vs Human, Computer vs Computer.
 SCORE = "2|3|0|2:00000000000f" + "|0" * 75
@@ -223,9 +223,9 @@ def test_boards_with_no_games_share_one_all_nought_score():
         SCORE.replace("2:00000000000f", ",".join(f"{n}:{GAME_ID}" for n in range(1, 6))),  # the ledger keeps four
         SCORE.replace("2:00000000000f", "2:" + GAME_ID + ","),
         SCORE.replace("2:00000000000f", "00000000000f"),  # a counted game needs its number
-        SCORE.replace("2:00000000000f", "4:00000000000f"),  # a number past the games started
+        SCORE.replace("2:00000000000f", "4:00000000000f"),  # a number past the latest
         SCORE.replace("2|3|0|", "2|3|3|"),  # at or below the floor
-        SCORE.replace("2|3|0|", "2|3|4|"),  # a floor past the games started
+        SCORE.replace("2|3|0|", "2|3|4|"),  # a floor past the latest
         SCORE.replace("2|3|0|", "2|03|0|"),  # numbers are written without leading noughts
         " " + SCORE,
     ],
