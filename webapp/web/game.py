@@ -102,6 +102,7 @@ def respond(
         "index.html",
         "partials/update.html",
         status,
+        apart={"score": "partials/score_swap.html"},
         # Drawn once for each different game view, but never when the response carries words that may
         # come from the request (an error, a notice, a question): no cache is keyed on a visitor's text.
         # Nor for the big boards, whose positions seldom recur (see present.REMEMBERED_UP_TO).
