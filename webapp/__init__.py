@@ -10,7 +10,6 @@ ROOT = Path(__file__).resolve().parent.parent
 def create_app(test_config=None):
     """Create and configure the Flask app; with no argument, configuration comes from the environment."""
     # Imported here so that the engine and its command line load without Flask.
-    from flask import Flask
     from werkzeug.middleware.proxy_fix import ProxyFix
 
     from webapp.web import (
@@ -29,8 +28,9 @@ def create_app(test_config=None):
         settings,
         state,
     )
+    from webapp.web.app import GameFlask
 
-    app = Flask(
+    app = GameFlask(
         __name__,
         template_folder=ROOT / "templates",
         static_folder=ROOT / "static",
