@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from webapp.engine.boards import BY_KEY
-from webapp.engine.rules import IllegalMoveError, Position, other
+from webapp.engine.rules import GameOverError, Position, other
 from webapp.match import ConflictError, check_board, check_side, replay
 
 SEATS = ("inviter", "guest")
@@ -115,7 +115,7 @@ class FriendGame:
         if not self.has_guest:
             raise SeatError("Your friend has not opened the link yet: wait for them to join.")
         if self.is_over:
-            raise IllegalMoveError("This game is over: start a rematch to play again.")
+            raise GameOverError("This game is over: start a rematch to play again.")
         if self.side_of(seat) != self.to_move:
             raise SeatError("It is your friend's turn: wait for their move.")
         played = replace(self, moves=(*self.moves, cell), last_by=seat)
@@ -127,7 +127,7 @@ class FriendGame:
     def rematch(self, seat: str) -> FriendGame:
         """A new round on the same link, once this one is over, with the sides swapped.
 
-        >>> done = FriendGame("3x3", moves=(0, 3, 1, 4, 2), has_guest=True)
+        >>> done = FriendGame("3x3", moves=(0, 3, 1, 4, 2), has_guest=True, score=(1, 0, 0))
         >>> again = done.rematch("guest")
         >>> again.inviter, again.moves, again.round, again.score
         ('O', (), 2, (1, 0, 0))

@@ -249,10 +249,14 @@ def act(code: str, change):
 @bp.post("/<code>/join")
 def join(code: str):
     code = checked_code(code)
-    if seat_of(code) is not None:
-        return respond(view_of(code, *loaded(code), seat_of(code)))
-    response = act(code, lambda game, seat: game.joined_by_guest())
-    return give_seat(response, code, "guest") if response.status_code < 400 else response
+    seat = seat_of(code)
+    if seat is not None:
+        return respond(view_of(code, *loaded(code), seat))
+    try:
+        game, version = changed(code, lambda game: game.joined_by_guest())
+    except ConflictError as error:
+        return respond(view_of(code, *loaded(code), None), message=str(error), status=409)
+    return give_seat(respond(view_of(code, game, version, "guest")), code, "guest")
 
 
 @bp.post("/<code>/move")
