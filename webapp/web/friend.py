@@ -49,6 +49,8 @@ SEAT_COOKIE = "seat"
 SEAT_SALT = "friend-seat"
 # A comment this often keeps a waiting stream within the server's 10 s idle deadline (webapp.web.worker).
 HEARTBEAT_SECONDS = 5.0
+# A long poll (``?once=1``) is answered within this, nothing having changed: under the same deadline.
+POLL_SECONDS = 8.0
 # A stream ends after this long and the browser opens the next one, so that none is held for ever.
 STREAM_SECONDS = 300.0
 # How soon a browser opens a new stream after one ends or breaks.
@@ -293,40 +295,59 @@ def rematch(code: str):
     return act(code, again)
 
 
+def event_for(code: str, saved: friend_store.Saved, seat: str | None) -> str:
+    """The stream's event for the game as ``saved``: this viewer's fragment, or only its id for the viewer's own
+    change, which the answer to its own request has already drawn."""
+    game = FriendGame.from_line(saved.line)
+    if seat is not None and game.last_by == seat:
+        return f"id: {saved.version}\n\n"
+    html = render_template("partials/friend_update.html", **context(view_of(code, game, saved.version, seat)))
+    data = "".join(f"data: {line}\n" for line in html.splitlines())
+    return f"id: {saved.version}\nevent: update\n{data}\n"
+
+
 @bp.get("/<code>/events")
 def events(code: str):
-    """The live stream: this viewer's fragment after every change the other side makes, a comment in between."""
+    """The live stream: this viewer's fragment after every change the other side makes, a comment in between.
+
+    With ``once=1`` it is a long poll instead: it ends after the first change, or after POLL_SECONDS without one.
+    The page uses the stream, which costs a worker a fraction of the long poll's CPU (docs/serving.md); the long
+    poll is for a client behind a proxy that holds a stream's events back.
+    """
     code = checked_code(code)
     seat = seat_of(code)
     _, current = loaded(code)
     last_seen = request.headers.get("Last-Event-ID") or request.args.get("v", "")
     version = int(last_seen) if last_seen.isdigit() and len(last_seen) < 10 else current
     shelf = store()
+    once = request.args.get("once") == "1"
 
     def stream():
         seen = version
         yield f"retry: {RETRY_MS}\n\n"
-        ends = time.monotonic() + STREAM_SECONDS
-        while time.monotonic() < ends:
-            try:
-                saved = shelf.wait(code, seen, HEARTBEAT_SECONDS)
-            except StoreDown:
-                return  # the browser opens another stream, and hears of the failure there
-            if saved is None:
-                yield "event: gone\ndata: gone\n\n"
-                return
-            if saved.version == seen:
-                yield ": waiting\n\n"
-                continue
-            seen = saved.version
-            game = FriendGame.from_line(saved.line)
-            if seat is not None and game.last_by == seat:
-                # This page's own change: its answer has already drawn it.
-                yield f"id: {seen}\n\n"
-                continue
-            html = render_template("partials/friend_update.html", **context(view_of(code, game, seen, seat)))
-            data = "".join(f"data: {line}\n" for line in html.splitlines())
-            yield f"id: {seen}\nevent: update\n{data}\n"
+        ends = time.monotonic() + (POLL_SECONDS if once else STREAM_SECONDS)
+        try:
+            with shelf.watching(code) as changed:
+                saved = shelf.load(code)
+                while True:
+                    if saved is None:
+                        yield "event: gone\ndata: gone\n\n"
+                        return
+                    if saved.version != seen:
+                        seen = saved.version
+                        yield event_for(code, saved, seat)
+                        if once:
+                            return
+                    left = ends - time.monotonic()
+                    if left <= 0:
+                        return
+                    if not changed.wait(min(HEARTBEAT_SECONDS, left)):
+                        yield ": waiting\n\n"
+                        continue
+                    changed.clear()
+                    saved = shelf.load(code)
+        except StoreDown:
+            return  # the browser opens another stream, and hears of the failure there
 
     response = Response(stream_with_context(stream()), mimetype="text/event-stream")
     response.headers["X-Accel-Buffering"] = "no"  # a proxy that buffers would hold every event back

@@ -24,6 +24,7 @@ import os
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +36,9 @@ POLL_SECONDS = 0.05
 # A client's game creations are counted over this window.
 CREATION_WINDOW = 60.0
 CHANNEL = "friends:changed"
+# How long a change waits for another process's write to the SQLite file to end, and how often it tries again.
+BUSY_SECONDS = 5.0
+BUSY_PAUSE = 0.002
 
 
 class StoreDown(Exception):
@@ -129,18 +133,24 @@ class Store:
         """Hear of the changes other processes make, waking this process's waiters (run in a thread)."""
         raise NotImplementedError
 
-    def wait(self, code: str, version: int, timeout: float) -> Saved | None:
-        """The game once its version is no longer ``version``, or as it is after ``timeout`` seconds."""
+    @contextmanager
+    def watching(self, code: str):
+        """An event set whenever game ``code`` changes, for as long as the block lasts. Read the game after the
+        block has begun, and clear the event before each reading, so that no change goes unnoticed."""
         event = self.waiters.add(code)
         try:
+            self._start_listening()
+            yield event
+        finally:
+            self.waiters.remove(code, event)
+
+    def wait(self, code: str, version: int, timeout: float) -> Saved | None:
+        """The game once its version is no longer ``version``, or as it is after ``timeout`` seconds."""
+        with self.watching(code) as changed:
             saved = self.load(code)
             if saved is None or saved.version != version:
                 return saved
-            self._start_listening()
-            event.wait(timeout)
-            return self.load(code)
-        finally:
-            self.waiters.remove(code, event)
+            return self.load(code) if changed.wait(timeout) else saved
 
     def _start_listening(self) -> None:
         if self._listening:
@@ -181,24 +191,35 @@ class SQLiteStore(Store):
 
     def _connect(self) -> sqlite3.Connection:
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, timeout=5, isolation_level=None, check_same_thread=False)
+        # No busy timeout: SQLite's own waits for a lock sleep in C, which under gevent stops every request of the
+        # worker; _run waits in Python instead, letting the others run.
+        db = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         return db
 
     def _run(self, work):
-        """``work(db)`` under the lock, in a transaction if it writes; any failure of the file is StoreDown."""
-        with self._lock:
-            try:
-                if self._db is None:
-                    db = self._connect()
-                    db.executescript(SCHEMA)
-                    self._db = db
-                return work(self._db)
-            except (sqlite3.Error, OSError) as error:
-                if self._db is not None and self._db.in_transaction:
-                    self._db.rollback()
-                raise StoreDown(f"the SQLite file {self.path} cannot be used: {error}") from None
+        """``work(db)`` under the lock, in a transaction if it writes; any failure of the file is StoreDown.
+
+        While another process holds the file's write lock, the work is tried again every few milliseconds for up
+        to BUSY_SECONDS, the lock released in between.
+        """
+        gives_up = time.monotonic() + BUSY_SECONDS
+        while True:
+            with self._lock:
+                try:
+                    if self._db is None:
+                        db = self._connect()
+                        db.executescript(SCHEMA)
+                        self._db = db
+                    return work(self._db)
+                except (sqlite3.Error, OSError) as error:
+                    if self._db is not None and self._db.in_transaction:
+                        self._db.rollback()
+                    busy = isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
+                    if not busy or time.monotonic() > gives_up:
+                        raise StoreDown(f"the SQLite file {self.path} cannot be used: {error}") from None
+            time.sleep(BUSY_PAUSE)
 
     @staticmethod
     def _next_seq(db: sqlite3.Connection) -> int:

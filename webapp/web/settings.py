@@ -18,10 +18,13 @@ class ConfigError(SystemExit):
 
 def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
     """The settings found in the environment: SECRET_KEY, PORT, SITE_URL, PROXY_COUNT, and the friend games' store
-    (REDIS_URL) and limits (FRIEND_EXPIRY_SECONDS, FRIEND_GAMES_MOST, FRIEND_CREATIONS_PER_MINUTE)."""
+    (REDIS_URL, else the SQLite file FRIEND_DATABASE) and limits (FRIEND_EXPIRY_SECONDS, FRIEND_GAMES_MOST,
+    FRIEND_CREATIONS_PER_MINUTE)."""
     config = {"PROXY_COUNT": proxy_count(environ)}
     if environ.get("REDIS_URL"):
         config["REDIS_URL"] = environ["REDIS_URL"].strip()
+    if environ.get("FRIEND_DATABASE"):
+        config["FRIEND_DATABASE"] = environ["FRIEND_DATABASE"].strip()
     for name, most in FRIEND_LIMITS.items():
         if environ.get(name):
             config[name] = whole_number(environ, name, most)
