@@ -53,10 +53,9 @@ class FriendView:
 
     @property
     def refreshes(self) -> bool:
-        """Whether the page, without JavaScript, reloads itself: while this viewer waits for someone else."""
-        if self.game.is_over and self.seat is not None:
-            return False
-        return self.seat is None or not self.game.has_guest or self.game.to_move != self.side
+        """Whether the page, without JavaScript, reloads itself: always, but while this seat has a move to make (a
+        finished game too, so that the friend's Rematch shows)."""
+        return self.seat is None or not self.game.has_guest or self.game.is_over or self.game.to_move != self.side
 
     @property
     def rule(self) -> str:
