@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 
@@ -124,3 +125,20 @@ def test_a_redis_that_does_not_answer_is_a_store_down(tmp_path):
     for call in (store.check, lambda: store.load("m" * 22), lambda: store.creation_wait("client", 3)):
         with pytest.raises(StoreDown):
             call()
+
+
+def test_a_sqlite_file_that_cannot_be_written_fails_the_check_until_a_change_is_written(tmp_path, monkeypatch):
+    monkeypatch.setattr(friend_store, "BUSY_SECONDS", 0.1)
+    store = SQLiteStore(tmp_path / "friends.sqlite3", DAY, 10)
+    store.create("n" * 22, "line")
+    store.check()
+    other = sqlite3.connect(tmp_path / "friends.sqlite3", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process holds the write lock, and keeps it
+    with pytest.raises(StoreDown):
+        store.replace("n" * 22, 1, "moved")
+    assert store.load("n" * 22).version == 1  # reading still works, and the health check says the writing does not
+    with pytest.raises(StoreDown):
+        store.check()
+    other.rollback()
+    assert store.replace("n" * 22, 1, "moved") == 2
+    store.check()

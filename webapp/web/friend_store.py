@@ -188,6 +188,7 @@ class SQLiteStore(Store):
         self.path = str(path)
         self._db: sqlite3.Connection | None = None
         self._lock = threading.Lock()
+        self.write_failed = False  # the last change could not be written; cleared by the next one that is
 
     def _connect(self) -> sqlite3.Connection:
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -198,7 +199,7 @@ class SQLiteStore(Store):
         db.execute("PRAGMA synchronous=NORMAL")
         return db
 
-    def _run(self, work):
+    def _run(self, work, writes: bool = False):
         """``work(db)`` under the lock, in a transaction if it writes; any failure of the file is StoreDown.
 
         While another process holds the file's write lock, the work is tried again every few milliseconds for up
@@ -218,6 +219,7 @@ class SQLiteStore(Store):
                         self._db.rollback()
                     busy = isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
                     if not busy or time.monotonic() > gives_up:
+                        self.write_failed = self.write_failed or writes
                         raise StoreDown(f"the SQLite file {self.path} cannot be used: {error}") from None
             time.sleep(BUSY_PAUSE)
 
@@ -235,8 +237,9 @@ class SQLiteStore(Store):
                 raise StoreFull
             db.execute("INSERT INTO games VALUES (?, ?, 1, ?, ?)", (code, line, now, self._next_seq(db)))
             db.commit()
+            self.write_failed = False
 
-        self._run(work)
+        self._run(work, writes=True)
 
     def load(self, code: str) -> Saved | None:
         row = self._run(
@@ -256,9 +259,10 @@ class SQLiteStore(Store):
                 (line, now, self._next_seq(db), code, version, now - self.expiry),
             ).rowcount
             db.commit()
+            self.write_failed = False
             return version + 1 if changed else None
 
-        new_version = self._run(work)
+        new_version = self._run(work, writes=True)
         if new_version is not None:
             self.waiters.wake(code)
         return new_version
@@ -276,14 +280,14 @@ class SQLiteStore(Store):
             db.commit()
             return 0.0
 
-        return self._run(work)
+        return self._run(work, writes=True)
 
     def check(self) -> None:
-        def work(db):
-            db.execute("BEGIN IMMEDIATE")  # takes the write lock: fails on a file that cannot be written
-            db.rollback()
-
-        self._run(work)
+        # A read, which in WAL mode never waits for a writer: the health check must not queue behind the file's
+        # lock. A file that can be read but not written shows in the last change's failure, kept until one works.
+        self._run(lambda db: db.execute("SELECT seq FROM changes").fetchone())
+        if self.write_failed:
+            raise StoreDown(f"the SQLite file {self.path} could not be written")
 
     def listen(self) -> None:
         # A connection of its own: data_version moves when a connection other than the one asking commits, so
