@@ -19,6 +19,7 @@ def create_app(test_config=None):
         costs,
         errors,
         forms,
+        friend,
         game,
         learn,
         randomness,
@@ -44,6 +45,7 @@ def create_app(test_config=None):
         RANDOM_SEED=None,
         PORT=5000,
         PROXY_COUNT=settings.DEFAULT_PROXY_COUNT,
+        **settings.FRIEND_DEFAULTS,
     )
     app.config.update(settings.from_environment() if test_config is None else test_config)
     settings.require_secret_key(app)
@@ -61,6 +63,6 @@ def create_app(test_config=None):
     costs.init_app(app)
     rendering.init_app(app)
     compression.init_app(app)
-    for area in (game, learn, review, api):
+    for area in (game, friend, learn, review, api):
         app.register_blueprint(area.bp)
     return app

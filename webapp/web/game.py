@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask import Blueprint, g, redirect, request, url_for
+from flask import Blueprint, current_app, g, redirect, request, url_for
 
 from webapp.engine.boards import BOARDS
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError
@@ -24,7 +24,7 @@ from webapp.match import (
     check_side,
     level_names,
 )
-from webapp.web import randomness, state
+from webapp.web import friend, friend_store, randomness, state
 from webapp.web.forms import FormError, optional_choice, whole_number
 from webapp.web.headers import vary_on
 from webapp.web.present import Confirmation, board_rule, controls_state, game_view, score_view
@@ -210,6 +210,10 @@ def move():
 
 @bp.post("/new")
 def new():
+    if request.form.get("mode") == friend.MODE:
+        # A game with a friend lives in the friends' store, not in this visitor's cookie, which it leaves alone.
+        return friend.start(request.form.get("board"))
+
     def start(table: Table) -> Table:
         s = table.settings
         settings = Settings(
@@ -307,4 +311,9 @@ def reset_score():
 
 @bp.get("/healthz")
 def healthz():
+    # Friend games' store failing leaves everything else working: the check still passes, and names the store.
+    try:
+        friend_store.of(current_app).check()
+    except friend_store.StoreDown:
+        return {"status": "degraded", "failing": f"friend games' store ({friend_store.of(current_app).name})"}
     return {"status": "ok"}
