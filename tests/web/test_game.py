@@ -45,6 +45,16 @@ def test_a_move_with_htmx_returns_the_board_with_the_computers_reply(client):
     assert page(client) == board
 
 
+def test_a_win_with_htmx_brings_the_new_score_out_of_band_as_markup(client):
+    send(client, "/new", mode="hvh")
+    play(client, 0, 3, 1, 4)
+    html = send(client, "/move", game=page(client)["game"], cell=2, headers=HX).get_data(as_text=True)
+    score = html.partition('<div id="score" hx-swap-oob="innerHTML">')[2]
+    assert score, "the score travels as an element, not as escaped text"
+    assert "&lt;" not in html
+    assert re.findall(r"<dd>(\d+)</dd>", score) == ["1", "0", "0"]
+
+
 def test_a_move_without_htmx_redirects_to_the_page(client):
     response = send(client, "/move", cell=0)
     assert response.status_code == 303

@@ -63,9 +63,9 @@ def _render(name: str, context: tuple) -> Markup:
 
 
 # A drawing and its key take about 1.6 bytes for each of the drawing's characters (a 3×3 move's answer has about
-# 4,000). Bounded by characters, not entries, the drawings stay under 10 MB of a worker's 150, and hold all the
-# 1,200 answers of 20,000 random 3×3 moves against Impossible, where 1,024 entries of any size thrashed.
-DRAWING_CHARACTERS = 6_000_000
+# 5,300, its board 2,300). Bounded by characters, not entries, the drawings stay under 15 MB of a worker's 150,
+# and hold the 1,400 drawings of random 3×3 play against Impossible, where 1,024 entries of any size thrashed.
+DRAWING_CHARACTERS = 9_000_000
 
 
 class Drawings:
@@ -134,11 +134,11 @@ def page_or_fragment(
     if not is_htmx():
         body = render_template(page, **context)
     else:
-        shared = {name: value for name, value in context.items() if name not in apart}
-        body = remembered_partial(fragment, **shared) if pure else render_template(fragment, **shared)
+        draw = remembered_partial if pure else render_template
+        body = draw(fragment, **{name: value for name, value in context.items() if name not in apart})
         for name, partial in apart.items():
             if context[name] is not None:
-                body += render_template(partial, **{name: context[name]})
+                body += draw(partial, **{name: context[name]})
     response = make_response(body, status)
     vary_on(response, "HX-Request")
     return response

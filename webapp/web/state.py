@@ -86,8 +86,11 @@ class PlainJSON:
     """Session data as plain JSON: the game only ever stores text and flags, so none of Flask's
     tags for dates, bytes or markup are needed, and a cookie cannot smuggle one in."""
 
+    # One encoder, made once: json.dumps makes one anew whenever it is given options.
+    _encode = json.JSONEncoder(separators=(",", ":")).encode
+
     def dumps(self, value) -> str:
-        return json.dumps(value, separators=(",", ":"))
+        return self._encode(value)
 
     def loads(self, text):
         return json.loads(text)
