@@ -660,14 +660,63 @@
     step.click();
   });
 
+  // The move list stays while a step redraws the board beside it (and a big board's grades arrive into it in
+  // pieces): the move now shown is marked in it here, as the server marks it on a page of its own.
+  function markShown() {
+    var view = document.getElementById("review-view");
+    if (!view) return null;
+    var at = view.getAttribute("data-at");
+    var shown = null;
+    document.querySelectorAll(".review-side .move-list li").forEach(function (item) {
+      var link = item.querySelector("a");
+      if (!link) return;
+      if (item.id === "move-" + at) {
+        link.setAttribute("aria-current", "step");
+        shown = link;
+      } else {
+        link.removeAttribute("aria-current");
+      }
+    });
+    return shown;
+  }
+
   // After a step from the keyboard, or a move chosen in the list, keep the focus on the move now shown, so the
   // keys go on working.
   document.addEventListener("htmx:afterSettle", function (event) {
+    var current = markShown();
     if (!stepping || !event.target || event.target.id !== "review-view") return;
     stepping = false;
-    var current = document.querySelector("#review-view .move-list [aria-current='step']");
     if (current) current.focus();
   });
+
+  // A piece of a big board's grades refused (a busy server: 429, with how long to wait) or lost on its way: the
+  // grader stays, and asks again after the wait, a few times in a row at most.
+  var GRADER_RETRIES = 5;
+  var graderRetried = 0;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var grader = event.detail && event.detail.elt;
+    if (!grader || grader.id !== "review-grader") return;
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status < 400) {
+      graderRetried = 0;
+      return;
+    }
+    event.detail.shouldSwap = false;
+    retryGrader(grader, xhr);
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    var grader = event.detail && event.detail.elt;
+    if (grader && grader.id === "review-grader") retryGrader(grader, null);
+  });
+
+  function retryGrader(grader, xhr) {
+    if (graderRetried >= GRADER_RETRIES) return;
+    graderRetried += 1;
+    var wait = xhr ? parseInt(xhr.getResponseHeader("Retry-After"), 10) : NaN;
+    setTimeout(function () {
+      if (grader.isConnected) htmx.trigger(grader, "retry");
+    }, (wait > 0 ? wait : 2) * 1000);
+  }
 
   // A move chosen in the list: in the review htmx draws it in place; from the game's own list a new page comes,
   // which then puts the focus on that move in its list (without scrolling the board out of view).
@@ -675,7 +724,7 @@
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest(".move-list a");
     if (!link) return;
-    if (link.closest("#review-view")) stepping = true;
+    if (link.closest(".review-side")) stepping = true;
     else {
       try {
         sessionStorage.setItem(CHOSEN, "1");

@@ -166,10 +166,12 @@ def test_a_7x7_review_on_the_narrowest_phone(open_page, live_server, shoot):
     page = open_page(viewport={"width": 320, "height": 640})
     page.goto(f"{live_server}/review?board=7x7&moves={GAME_7}.26")
     expect(page.get_by_role("heading", name="Game review")).to_be_visible()
-    # The loser's first move that gave up a proved win, or let one through, and the better square.
-    expect(page.locator(".review-summary")).to_have_text(re.compile(r"^X's move \d+, .+; .+\.$"))
+    # The loser's move that decided the game, once every move is graded, and a link to it.
+    expect(page.locator(".review-summary")).to_have_text(re.compile(r"^X's move \d+, .+\. See move \d+$"))
     board = page.get_by_role("list", name=re.compile(r"^Board at move"))
     expect(board.get_by_role("listitem")).to_have_count(49)
+    page.get_by_role("link", name="Start", exact=True).click()
+    expect(page.locator("#review-status")).to_have_text(re.compile(r"^You are looking at the start of the game"))
     page.get_by_role("link", name=re.compile(r"^42\. O row 4, column 6, best$")).click()
     expect(page.locator("#review-status")).to_have_text(
         re.compile(r"^You are looking at move 42 of 42: O .* O wins\.$")
