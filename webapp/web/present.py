@@ -250,14 +250,24 @@ def values_key(grid: Grid) -> str:
     shown = [cell for cell in grid.cells if cell.value]
     if grid.n <= WORDY_UP_TO and shown:
         return VALUES_KEY
+    # Each short form said in words once, as the squares name it: "W3, a win in 3 moves of both sides; D, a draw".
     parts = []
     for result in ("win", "draw", "loss"):
         example = next((cell for cell in shown if cell.result == result), None)
-        if example is not None:
+        if example is None:
+            continue
+        if result == "draw":
+            parts.append(f"{example.value}, a draw")
+        elif example.value[1:] == "1":
+            parts.append(f"{example.value}, a {result} in 1 move")
+        else:
+            # Said once, at the first value that counts moves.
+            counted = any(" moves of both sides" in part for part in parts)
             parts.append(
-                f"{example.value} {SPELLED[result]}" + ("" if result == "draw" else f" in {example.value[1:]}")
+                f"{example.value}, a {result} in {example.value[1:]} moves{'' if counted else ' of both sides'}"
             )
-    key = [f"Proved: {', '.join(parts)} (moves of both sides)."] if parts else []
+    lead = "Move values with best play" if grid.n <= BIGGEST_SOLVED else "Proved with best play"
+    key = [f"{lead}: {'; '.join(parts)}."] if parts else []
     if grid.n > BIGGEST_SOLVED:
         key.append(_unmarked(grid, shown))
     ranks = sorted(cell.choice for cell in shown if cell.choice)
