@@ -8,8 +8,6 @@ import gc
 import os
 import sys
 
-from webapp.web.settings import proxy_count
-
 # The platform tells us which port its router forwards to; 8000 is only for running it by hand.
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 
@@ -36,9 +34,12 @@ keepalive = 0
 # and the workers share the loaded code and the warmed-up tables.
 preload_app = True
 
-# The proxies in front of us, whose X-Forwarded-Proto is believed: a platform's router has no fixed address,
-# so with one or more any peer is; with none, nobody's.
-forwarded_allow_ips = "*" if proxy_count() else ""
+# gunicorn itself believes no forwarded header from anyone: the app's ProxyFix reads X-Forwarded-For, -Proto and
+# -Host of the last PROXY_COUNT hops, and nothing else. A router has no fixed address, so trusting it meant trusting
+# every peer, whose X-Forwarded-Ssl, X-Forwarded-Protocol and SCRIPT_NAME headers gunicorn then obeyed.
+forwarded_allow_ips = ""
+secure_scheme_headers = {}
+forwarder_headers = ""
 
 
 def on_starting(server):

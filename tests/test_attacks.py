@@ -446,3 +446,35 @@ def test_without_a_proxy_a_forged_https_gets_no_secure_cookie(unproxied):
     assert status == 200
     _, attributes = session_cookie(headers)
     assert "secure" not in attributes
+
+
+# Headers that gunicorn would obey from a peer it trusts, and a client may send all the same: none is read.
+FORGED_SCHEMES = [{"X-Forwarded-Ssl": "on"}, {"X-Forwarded-Protocol": "ssl"}, {"X_Forwarded_Proto": "https"}]
+
+
+@pytest.mark.parametrize("forged", FORGED_SCHEMES, ids=lambda headers: next(iter(headers)))
+def test_behind_a_proxy_only_its_forwarded_proto_says_https(server, forged):
+    form = new_game_form(server.port, "mode=hvh")
+    status, headers, _ = request(server.port, "POST", "/new", body=form, headers=HTMX | forged)
+    assert status == 200
+    assert "secure" not in session_cookie(headers)[1]
+    assert "Strict-Transport-Security" not in headers
+
+
+@pytest.mark.parametrize("header", ["SCRIPT_NAME", "PATH_INFO", "X-Forwarded-Prefix", "X-Script-Name"])
+def test_a_client_cannot_move_the_site_or_the_route_with_a_header(server, header):
+    status, _, body = request(server.port, "GET", "/", headers={header: "//evil.example/api/move"})
+    assert status == 200
+    page = body.decode()
+    assert "evil.example" not in page and 'action="/move"' in page
+
+
+def test_behind_a_proxy_its_forwarded_host_is_the_origin_and_is_checked(server, unproxied):
+    def new_game(port: int, host: str):
+        form = new_game_form(port, "mode=hvh")
+        origin = {"Origin": "http://game.example", "X-Forwarded-Host": host}
+        return request(port, "POST", "/new", body=form, headers=HTMX | origin)[0]
+
+    assert new_game(server.port, "game.example") == 200  # the router's name for the site is the origin's
+    assert new_game(unproxied.port, "game.example") == 403  # with no proxy, nobody's forwarded host is read
+    assert new_game(server.port, "a" * 64 + ".example") == 400  # a forwarded host that names no host

@@ -170,8 +170,9 @@ def test_a_game_gets_an_id_and_the_next_number_when_it_starts_and_the_ledger_kee
     first = Table().new_game(Settings(), rng())
     second = first.new_game(Settings(), random.Random(4))
     assert first.game_id != second.game_id
-    assert (first.number, second.number, second.scores.started) == (1, 2, 2)
-    scores = Scores(started=6)
+    assert (first.number, second.number) == (1, 2)
+    assert second.scores == Scores()  # starting a game writes nothing into the score: only a result does
+    scores = Scores(latest=6)
     for n in range(1, 7):
         scores = scores.with_counted(n, f"{n:012x}")
     assert scores.counted == tuple((n, f"{n:012x}") for n in range(3, 7))
@@ -179,9 +180,9 @@ def test_a_game_gets_an_id_and_the_next_number_when_it_starts_and_the_ledger_kee
     with pytest.raises(ValueError, match="game id"):
         Table(game_id="not hex")
     with pytest.raises(ValueError, match="game ids"):
-        Scores(counted=tuple((n, "0" * 12) for n in range(1, 6)), started=5)
+        Scores(counted=tuple((n, "0" * 12) for n in range(1, 6)), latest=5)
     with pytest.raises(ValueError, match="numbers"):
-        Scores(counted=((3, "0" * 12),), started=2)
+        Scores(counted=((3, "0" * 12),), latest=2)
 
 
 def win_for_x(table: Table) -> Table:
@@ -206,8 +207,8 @@ def test_a_game_counts_once_however_many_games_come_between():
 
 def test_a_game_whose_score_cookie_was_lost_still_counts_once():
     game = Table().new_game(Settings(mode="hvh"), rng())
-    won = win_for_x(replace(game, scores=Scores()))  # its number, 1, is past the games this score has started
-    assert won.score.hvh == Tally(1, 0, 0) and won.scores.started == 1 and won.is_counted()
+    won = win_for_x(replace(game, scores=Scores()))  # its number, 1, is past every game this score knows
+    assert won.score.hvh == Tally(1, 0, 0) and won.scores.latest == 1 and won.is_counted()
 
 
 def test_a_game_from_a_link_is_practice_and_never_counted():
@@ -459,9 +460,11 @@ def test_against_the_computer_the_difficulty_plays_not_the_computer_vs_computer_
 def test_a_new_game_starts_afresh_and_unpaused_keeping_only_the_score():
     paused = table_after(4, 0, mode="cvc").set_paused(True)
     fresh = paused.new_game(Settings(mode="cvc", x_level="random"), rng())
-    scores, number = paused.scores.with_game_started()
     assert fresh == Table(
-        settings=Settings(mode="cvc", x_level="random"), scores=scores, game_id=fresh.game_id, number=number
+        settings=Settings(mode="cvc", x_level="random"),
+        scores=paused.scores,
+        game_id=fresh.game_id,
+        number=paused.scores.next_number(after=paused.number),
     )
     assert fresh.game_id != paused.game_id
 

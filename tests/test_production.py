@@ -10,6 +10,8 @@ import signal
 import socket
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -206,3 +208,71 @@ def test_no_visitor_waits_for_a_cold_cost(production, restarted):
         assert status == 200, path
         assert spent < WARM_PAGE_CPU_SECONDS, f"{path} cost the workers {spent:.2f} s of CPU ({seconds:.2f} s)"
     assert b"549,946" in timed(production.port, "GET", "/numbers")[3]
+
+
+# What a player can send while a winning move is on its way, from the page drawn before it: (path, fields).
+BESIDE_A_WIN = {
+    "new game": ("/new", {"mode": "hvh", "start": 1}),
+    "undo": ("/undo", {}),
+    "level change": ("/levels", {"difficulty": "random"}),
+    "mode change": ("/new", {"mode": "hvc", "confirm": 1}),
+}
+RACES = 30
+
+
+class Visitor:
+    """A browser's cookies for one server: each answer's cookies replace those it sets, in the order they arrive."""
+
+    def __init__(self, port: int):
+        self.port, self.jar = port, {}
+
+    def send(self, path: str, fields=None, body: bytes | None = None):
+        """Post ``fields`` (with the board's hidden fields from ``body``) as htmx does, or get the page at ``path``;
+        keep nothing yet."""
+        cookie = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.jar.items())}
+        if fields is None:
+            return request(self.port, "GET", path, headers=cookie)
+        headers = HTMX | cookie
+        form = urlencode((hidden_fields(body) if body else {}) | fields)
+        return request(self.port, "POST", path, body=form, headers=headers)
+
+    def keep(self, answer) -> bytes:
+        status, headers, body = answer
+        assert status == 200, body[:300]
+        for header in headers.get_all("Set-Cookie") or []:
+            name, value = header.split(";")[0].split("=", 1)
+            self.jar[name] = value
+        return body
+
+
+def in_order_of_arrival(*sends) -> list[tuple[int, tuple]]:
+    """Each of ``sends`` called at once, from threads: (its index, its answer), in the order the answers came."""
+    with ThreadPoolExecutor(len(sends)) as pool:
+        futures = {pool.submit(send): index for index, send in enumerate(sends)}
+        return [(futures[future], future.result()) for future in as_completed(futures)]
+
+
+def x_wins_shown(visitor: Visitor) -> int:
+    """The X wins the visitor's Human vs Human score shows, on a new game's page (which writes no score)."""
+    visitor.keep(visitor.send("/new", {"mode": "hvh", "confirm": 1}, visitor.keep(visitor.send("/"))))
+    body = visitor.keep(visitor.send("/"))
+    return int(re.search(r"<dt>X</dt><dd>([0-9]+)</dd>", body.decode()).group(1))
+
+
+@pytest.mark.parametrize("other", BESIDE_A_WIN)
+def test_a_win_is_never_lost_to_a_request_sent_beside_it(production, other):
+    """The winning move and another form of the same page, sent together to two workers, RACES times over."""
+    visitor = Visitor(production.port)
+    body = visitor.keep(visitor.send("/"))
+    for won in range(1, RACES + 1):
+        body = visitor.keep(visitor.send("/new", {"mode": "hvh", "confirm": 1}, body))
+        for cell in (0, 3, 1, 4):  # X X . / O O . / . . .: X wins at 2
+            body = visitor.keep(visitor.send("/move", {"cell": cell}, body))
+        path, fields = BESIDE_A_WIN[other]
+        win, beside = partial(visitor.send, "/move", {"cell": 2}, body), partial(visitor.send, path, fields, body)
+        arrived = in_order_of_arrival(win, beside)
+        for _, answer in arrived:  # the browser keeps the cookies of the answer that arrives last
+            visitor.keep(answer)
+        last = "the win" if arrived[-1][0] == 0 else other
+        assert x_wins_shown(visitor) == won, f"race {won}: the win was lost, {last} answered last"
+        body = visitor.keep(visitor.send("/"))

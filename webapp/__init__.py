@@ -51,11 +51,12 @@ def create_app(test_config=None):
     app.request_class = forms.GameRequest
     app.session_interface = state.GameSessionInterface()
     app.extensions["rng"] = randomness.generator(app.config["RANDOM_SEED"])
-    if proxies := app.config["PROXY_COUNT"]:
-        # The proxies' own headers say who the client is and whether it came over HTTPS; nobody else's are read.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
     assets.init_app(app)
     security.init_app(app)
+    if proxies := app.config["PROXY_COUNT"]:
+        # Outermost, so the checks see what it forwards: the proxies' own headers say who the client is, the host
+        # it asked for and whether it came over HTTPS; nobody else's are read.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     errors.init_app(app)
     costs.init_app(app)
     rendering.init_app(app)

@@ -237,14 +237,16 @@ class Scores:
     3×3 against Impossible, nor is Medium the same opponent on both.
 
     A game counts once, however often it is finished (after an Undo, in two tabs at once, or from a game
-    cookie sent back later). Each game started gets the next number (``started``); ``counted`` holds the
-    numbers and ids of the last games whose results are in the score, and every game numbered ``floor``
-    or less is counted or can no longer be: when a game leaves ``counted``, the floor rises to its number.
+    cookie sent back later). Each game started gets a number past every one the score knows (``latest``,
+    the highest counted); ``counted`` holds the numbers and ids of the last games whose results are in the
+    score, and every game numbered ``floor`` or less is counted or can no longer be: when a game leaves
+    ``counted``, the floor rises to its number. Starting a game leaves the scores as they are, so that only
+    a result (or a reset) writes them, and no answer that arrives later can undo a result counted beside it.
     """
 
     boards: tuple[Score, ...] = (Score(),) * len(BOARDS)
     counted: tuple[tuple[int, str], ...] = ()
-    started: int = 0
+    latest: int = 0
     floor: int = 0
 
     def __post_init__(self):
@@ -252,17 +254,17 @@ class Scores:
             raise ValueError(f"the scores hold one Score for each of the {len(BOARDS)} boards")
         if len(self.counted) > LEDGER or not all(is_game_id(game_id) for _, game_id in self.counted):
             raise ValueError(f"the scores remember at most {LEDGER} game ids of {GAME_ID_LENGTH} hex digits")
-        if not 0 <= self.floor <= self.started <= MOST or any(
-            not self.floor < n <= self.started for n, _ in self.counted
+        if not 0 <= self.floor <= self.latest <= MOST or any(
+            not self.floor < n <= self.latest for n, _ in self.counted
         ):
-            raise ValueError("the games' numbers must run from the floor to the games started")
+            raise ValueError("the games' numbers must run from the floor to the latest")
 
     def can_count(self, number: int, game_id: str) -> bool:
         """Whether the game numbered ``number``, with ``game_id``, may still add its result.
 
-        >>> Scores(started=1).can_count(1, "0123456789ab")
+        >>> Scores().can_count(1, "0123456789ab")
         True
-        >>> Scores(started=1).with_counted(1, "0123456789ab").can_count(1, "0123456789ab")
+        >>> Scores().with_counted(1, "0123456789ab").can_count(1, "0123456789ab")
         False
         """
         return number > self.floor and (number, game_id) not in self.counted
@@ -270,20 +272,23 @@ class Scores:
     def with_counted(self, number: int, game_id: str) -> Scores:
         """The same scores, remembering that the game ``number``, ``game_id``, is in them.
 
-        A game's number may be past the games started, if the score's cookie was lost or reset: it is then
-        the last started.
+        A game's number may be past the latest the score knows, as every game started since the last result
+        is: it is then the latest.
         """
-        started = max(self.started, number)
+        latest = max(self.latest, number)
         counted = tuple(sorted({*self.counted, (number, game_id)}))
         if len(counted) <= LEDGER:
-            return replace(self, counted=counted, started=started)
+            return replace(self, counted=counted, latest=latest)
         floor = max(self.floor, counted[-LEDGER - 1][0])
-        return replace(self, counted=counted[-LEDGER:], started=started, floor=floor)
+        return replace(self, counted=counted[-LEDGER:], latest=latest, floor=floor)
 
-    def with_game_started(self) -> tuple[Scores, int]:
-        """The scores with one more game started, and that game's number."""
-        number = min(MOST, self.started + 1)
-        return replace(self, started=number), number
+    def next_number(self, after: int = 0) -> int:
+        """The number of a game started after the game numbered ``after``: past it and past every game counted.
+
+        >>> Scores().next_number(), Scores().with_counted(7, "0123456789ab").next_number(after=3)
+        (1, 8)
+        """
+        return min(MOST, max(self.latest, after) + 1)
 
     @classmethod
     def on(cls, board: str, score: Score, **fields) -> Scores:
@@ -410,16 +415,14 @@ class Table:
         if not confirmed and changes_sides and self.is_in_progress():
             kind = f"{BOARD_NAMES[settings.board]} game" if changes_board else f"{MODE_NAMES[settings.mode]} game"
             raise ConfirmationNeeded(f"Start a new {kind}? This one will be abandoned.")
-        scores, number = self.scores.with_game_started()
         fresh = replace(
             self,
             settings=settings,
             moves=(),
             paused=False,
             counts_as=settings.difficulty,
-            scores=scores,
             game_id=new_game_id(rng),
-            number=number,
+            number=self.scores.next_number(after=self.number),
             practice=False,
         )
         return fresh._computer_replies(rng) if settings.mode == "hvc" else fresh

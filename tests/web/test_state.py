@@ -20,7 +20,7 @@ from webapp.web import state
 # Version | board | mode | side | levels: difficulty, X, O | counts as | moves | paused | values | practice |
 # game id | game number
 GOOD = "6|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0|0123456789ab|1"
-# The score's own cookie: version | games started | the floor | the number and id of the last games counted |
+# The score's own cookie: version | the latest game counted | the floor | the number and id of the last games counted |
 # for each board (3×3, 4×4, 5×5, 7×7, 15×15), 3 counts (first side, second side, draws) each for Easy, Medium,
 # the top level, Human vs Human, Computer vs Computer.
 SCORE = "2|3|0|2:00000000000f" + "|0" * 75
@@ -73,9 +73,8 @@ def loaded_from(app, data, score: str | None = None, **context) -> state.Loaded:
 def fresh(loaded: state.Loaded) -> state.Loaded:
     """``loaded`` with what a new game draws set aside once checked: a random id, and the next number."""
     table = loaded.table
-    assert is_game_id(table.game_id) and table.number == table.scores.started > table.scores.floor
-    scores = replace(table.scores, started=table.scores.started - 1)
-    return replace(loaded, table=replace(table, game_id="", number=0, scores=scores))
+    assert is_game_id(table.game_id) and table.number == table.scores.next_number() > table.scores.floor
+    return replace(loaded, table=replace(table, game_id="", number=0))
 
 
 def saved(app, table: Table, **notice) -> tuple[dict, str | None]:
@@ -98,8 +97,6 @@ def test_a_table_is_saved_as_one_line_in_the_documented_order_and_its_score_as_a
         scores=Scores.on(
             "4x4", Score(Tally(1, 2, 3), Tally(4, 5, 6), Tally(7, 8, 9), Tally(10, 11, 12), Tally(13, 14, MOST))
         )
-        .with_game_started()[0]
-        .with_game_started()[0]
         .with_counted(1, "00000000000a")
         .with_counted(2, GAME_ID),
         counts_as="minimax",
@@ -134,7 +131,7 @@ def test_a_table_is_saved_as_one_line_in_the_documented_order_and_its_score_as_a
         Table(
             settings=Settings(mode="hvh"),
             moves=(0, 4, 8, 1, 7, 6, 2, 5, 3),
-            scores=Scores.on("3x3", Score(hvh=Tally(0, 0, 1)), started=1).with_counted(1, GAME_ID),
+            scores=Scores.on("3x3", Score(hvh=Tally(0, 0, 1)), latest=1).with_counted(1, GAME_ID),
             game_id=GAME_ID,
             number=1,
         ),
@@ -153,11 +150,6 @@ def test_a_table_is_saved_as_one_line_in_the_documented_order_and_its_score_as_a
             moves=FULL_DRAW,
             scores=Scores.on("15x15", Score(hvh=Tally(0, 0, 1)))
             .with_score("5x5", Score(easy=Tally(2, 0, 0)))
-            .with_game_started()[0]
-            .with_game_started()[0]
-            .with_game_started()[0]
-            .with_game_started()[0]
-            .with_game_started()[0]
             .with_counted(1, "fffffffffff1")
             .with_counted(2, "fffffffffff2")
             .with_counted(3, "fffffffffff3")
@@ -206,7 +198,7 @@ def test_a_line_of_another_version_starts_a_new_game_says_so_and_keeps_the_score
 def test_every_field_of_a_count_reads_back_at_its_widest(app):
     nines = "|999999999" * 75
     widest = Score(*[Tally(MOST, MOST, MOST)] * 5)
-    assert loaded_from(app, {"game": GOOD}, "2|1|0|" + nines).table.scores == Scores((widest,) * 5, started=1)
+    assert loaded_from(app, {"game": GOOD}, "2|1|0|" + nines).table.scores == Scores((widest,) * 5, latest=1)
 
 
 def test_boards_with_no_games_share_one_all_nought_score():
@@ -231,9 +223,9 @@ def test_boards_with_no_games_share_one_all_nought_score():
         SCORE.replace("2:00000000000f", ",".join(f"{n}:{GAME_ID}" for n in range(1, 6))),  # the ledger keeps four
         SCORE.replace("2:00000000000f", "2:" + GAME_ID + ","),
         SCORE.replace("2:00000000000f", "00000000000f"),  # a counted game needs its number
-        SCORE.replace("2:00000000000f", "4:00000000000f"),  # a number past the games started
+        SCORE.replace("2:00000000000f", "4:00000000000f"),  # a number past the latest
         SCORE.replace("2|3|0|", "2|3|3|"),  # at or below the floor
-        SCORE.replace("2|3|0|", "2|3|4|"),  # a floor past the games started
+        SCORE.replace("2|3|0|", "2|3|4|"),  # a floor past the latest
         SCORE.replace("2|3|0|", "2|03|0|"),  # numbers are written without leading noughts
         " " + SCORE,
     ],

@@ -215,7 +215,7 @@ class SecurityHeaders:
     def __call__(self, environ, start_response):
         def start(status, headers, exc_info=None):
             headers.extend(SECURITY_HEADERS)
-            # Read when the answer starts: ProxyFix, further in, has set the scheme from X-Forwarded-Proto.
+            # ProxyFix, further out, has set the scheme from X-Forwarded-Proto.
             if environ.get("wsgi.url_scheme") == "https":
                 headers.append(STRICT_TRANSPORT_SECURITY)
             return start_response(status, headers, exc_info)

@@ -3,13 +3,14 @@
 The session cookie holds the game as one compact, versioned line of text, such as
 ``6|3x3|hvc|X|one-ply|minimax|one-ply|one-ply|40|0|0|0|4f1c0a9b2e77|3``: a string costs Flask's session
 serializer far less than nested containers, on every request. The score lives in a cookie of its own
-(``2|<games started>|<floor>|<number:id of the last games counted>|0|0|0|…``), written only by a
-request that changes it.
+(``2|<latest game counted>|<floor>|<number:id of the last games counted>|0|0|0|…``), written only by a
+request that counts a result or resets a score.
 
 Why two: the browser keeps whichever cookie arrives last, and two requests in flight (two tabs, a
 double click) each answer from the cookies they were sent with. A winning move and a Move-values
-toggle sent together once lost the win whenever the toggle's answer came last. Now the toggle writes
-no score, so the win stays counted; and since the score remembers which games it counted (match.Scores),
+toggle, or a New game, sent together once lost the win whenever the other answer came last. Now only a
+result or a reset writes the score (a new game's number comes from the game's cookie and the score as read),
+so the win stays counted; and since the score remembers which games it counted (match.Scores),
 the same game finished again (retried after an Undo, in the other tab, or from a game cookie sent back
 later) does not count twice.
 
@@ -63,7 +64,7 @@ _GAME_FIELDS = (
 # The fields, then whether it is practice, its id and its number.
 GAME_LINE = re.compile(rf"6{_GAME_FIELDS}\|([01])\|{_GAME_ID}\|{_NUMBER}")
 OTHER_VERSION = re.compile(rf"(?!{VERSION}\|)[0-9]{{1,3}}\|[0-9a-zA-Z|_-]*")
-# The score's line: the games started, the floor, the number and id of the last games counted, then every
+# The score's line: the latest game's number, the floor, the number and id of the last games counted, then every
 # board's 15 counts.
 _COUNTED = rf"(?:0|[1-9][0-9]{{0,8}}):[0-9a-f]{{{GAME_ID_LENGTH}}}"
 SCORE_LINE = re.compile(
@@ -231,8 +232,7 @@ def save(table: Table, notice: str | None = None, notice_is_error: bool = False)
 
 def _new_table(scores: Scores) -> Table:
     # The worker's own generator, reseeded from the system in each worker (webapp.web.randomness).
-    scores, number = scores.with_game_started()
-    return Table(scores=scores, game_id=new_game_id(current_app.extensions["rng"]), number=number)
+    return Table(scores=scores, game_id=new_game_id(current_app.extensions["rng"]), number=scores.next_number())
 
 
 def _fresh(notice: str, scores: Scores) -> Loaded:
@@ -288,7 +288,7 @@ def _encode(table: Table) -> dict:
 
 
 def _encode_scores(scores: Scores) -> str:
-    fields = [SCORE_VERSION, str(scores.started), str(scores.floor), ",".join(f"{n}:{i}" for n, i in scores.counted)]
+    fields = [SCORE_VERSION, str(scores.latest), str(scores.floor), ",".join(f"{n}:{i}" for n, i in scores.counted)]
     fields += [_NO_GAMES_TEXT if score == _NO_GAMES else _score_text(score) for score in scores.boards]
     return "|".join(fields)
 
@@ -298,10 +298,10 @@ def _decode_scores(line: str) -> Scores:
     found = SCORE_LINE.fullmatch(line)
     if found is None:
         raise ValueError("not a score's line")
-    started, floor, counted, *counts = found.groups()
+    latest, floor, counted, *counts = found.groups()
     boards = tuple(_score(counts[i : i + 15]) for i in range(0, len(counts), 15))
     games = tuple((int(n), game_id) for n, game_id in (entry.split(":") for entry in counted.split(",") if entry))
-    return Scores(boards, games, int(started), int(floor))
+    return Scores(boards, games, int(latest), int(floor))
 
 
 def _score_text(score: Score) -> str:
