@@ -5,6 +5,10 @@
   document.documentElement.classList.add("js");
 
   var SLOW_MS = 150; // a move not answered by then shows as on its way (its mark pulses)
+  // A finger that lands on the board this soon after a move appears on it was on its way before: no one answers a
+  // board that fast. Such a tap plays nothing and says nothing, whatever the board, the level or the server's speed.
+  var REACT_MS = 150;
+  var drawnAt = -Infinity; // when the last move drawn on the board appeared (performance.now())
   // A reply not in by then is said to be coming: later than a typical reply (median 0.1 to 0.3 s on 15×15
   // against Hard), so that a quick one never flashes the words.
   var THINKING_MS = 400;
@@ -127,6 +131,13 @@
       pressedEarly = false;
       if (!button || !button.form) return;
       var cell = button.closest("#board .cell");
+      if (cell && early && !busy) {
+        // The finger came down while the reply to the move before was on its way, or just as it appeared, and its
+        // click came after: a tap in the same breath, not an answer to a board the player had not seen yet.
+        event.preventDefault();
+        event.stopPropagation();
+        return;
+      }
       if (cell && !busy && wantsLoupe(cell, touched, event.detail)) {
         event.preventDefault();
         event.stopPropagation();
@@ -147,13 +158,6 @@
         }
         waiting = button.id;
         waitingTap = Boolean(cell) && touched === "touch" && event.detail !== 0;
-        return;
-      }
-      if (cell && early) {
-        // The finger came down while the reply to the move before was on its way, and its click only after the
-        // reply was drawn: it was a tap in the same breath, not an answer to a board the player had not seen yet.
-        event.preventDefault();
-        event.stopPropagation();
         return;
       }
       if (cell && !isOpen(cell) && isPlayed(cell)) {
@@ -263,6 +267,7 @@
     busy = true;
     swapping = false;
     wasPlaying = Boolean(board()) && board().getAttribute("data-status") === "playing";
+    plyAsked = board() ? board().getAttribute("data-ply") : null;
   });
 
   // The words of a refusal or failure the server explains (partials/problem.html), without its link.
@@ -293,12 +298,17 @@
     swapping = true;
   });
 
+  var plyAsked = null; // the board's ply when the request left: a different one in the answer is a move drawn
+
   document.addEventListener("htmx:afterSwap", function (event) {
+    if (!inGame(event) || event.target.id !== "play") return;
     // The answer is in: no words about a move on its way over it while it settles.
-    if (inGame(event) && event.target.id === "play" && pending) {
+    if (pending) {
       clearTimeout(pending.timer);
       clearTimeout(pending.words);
     }
+    var shown = board();
+    if (shown && shown.getAttribute("data-ply") !== plyAsked) drawnAt = performance.now();
   });
 
   function settled() {
@@ -306,6 +316,7 @@
     sent = null;
     swapping = false;
     clearPending();
+    markFresh();
     rove();
     celebrate();
     var question = focusAnswer && document.getElementById("confirm-button");
@@ -330,6 +341,18 @@
     button.click();
   }
 
+  // While a move just drawn is too new to answer, the board says so in a class (nothing shows it): a page that
+  // drives the board, as the browser tests do, waits for it to go before it taps.
+  function markFresh() {
+    var shown = board();
+    var left = drawnAt + REACT_MS - performance.now();
+    if (!shown || left <= 0) return;
+    shown.classList.add("is-fresh");
+    setTimeout(function () {
+      shown.classList.remove("is-fresh");
+    }, left);
+  }
+
   document.addEventListener("htmx:afterSettle", function (event) {
     // Fired once for #play and once for each part swapped out of band: count the first only.
     if (inGame(event) && event.target.id === "play") settled();
@@ -349,14 +372,14 @@
   var LOUPE_UNDER = 34; // squares narrower than this, in CSS pixels, are magnified for a finger
   var SPAN = 5; // squares across the magnifier
   var pointer = ""; // the kind of pointer that pressed last ("touch", "pen", "mouse"), until its click
-  var pressedEarly = false; // it pressed while a move's reply was on its way (see the click above)
+  var pressedEarly = false; // it pressed while a move's reply was on its way, or just as it appeared (REACT_MS)
   var direct = false; // a square is being played from the magnifier
 
   document.addEventListener(
     "pointerdown",
     function (event) {
       pointer = event.pointerType || "";
-      pressedEarly = Boolean(pending);
+      pressedEarly = Boolean(pending) || performance.now() - drawnAt < REACT_MS;
     },
     true
   );

@@ -205,7 +205,7 @@ def test_the_7x7_tree_shows_unclear_values_and_the_search_accessibly(audit_page,
     reply = big.view(board[:move] + "O" + board[move + 1 :], budget)
     page = audit_page(width)
     page.goto(f"{live_server}/tree?board={board}&path={move}")
-    expect(page.get_by_text("7×7 is not solved")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^7×7, five in a row: a draw with perfect play, proved by "))).to_be_visible()
     # How far the search looked, at the root and at the opened move; the replies' figures labelled as estimates.
     expect(page.get_by_text(re.compile(r"^Hard looked \d+ moves ahead"))).to_have_count(2)
     expect(page.get_by_text(f"Hard looked {root.depth} moves ahead").first).to_be_visible()
@@ -331,7 +331,7 @@ def test_the_tree_comes_first_and_how_it_is_counted_is_one_click_away(open_page,
     shoot(page, f"tree-counted-{viewport['width']}-{scheme}")
 
     page.goto(live_server + "/tree?board=15x15")
-    expect(page.get_by_text("15×15 is not solved")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^15×15, five or more in a row: a win for the first player"))).to_be_visible()
     expect(page.get_by_text("One move is one side’s turn")).to_be_hidden()
     card = page.get_by_role("list", name="Moves from the position above").get_by_role("listitem").first
     expect(card).to_contain_text("Hard’s choice")

@@ -4,7 +4,7 @@ import itertools
 import re
 
 import pytest
-from browsing import DEVICES, board, choose, click_cell, finished, start
+from browsing import DEVICES, board, choose, click_cell, finished, settled, start
 from playwright.sync_api import Page, expect
 
 from webapp.engine.rules import cell_name
@@ -141,6 +141,7 @@ def test_a_taken_square_says_so_and_keeps_the_game(page: Page, live_server, shoo
     # A taken square is aria-disabled, not disabled: it still answers a click, with a reason. (The square the
     # player has just played takes a second tap silently: that is a double tap, see test_feel.)
     reply = before.index("O")
+    settled(page)
     page.locator(f"#cell-{reply}").click(force=True)
     expect(page.get_by_role("alert")).to_have_text(f"{cell_name(reply)} is already taken.")
     assert board(page) == before

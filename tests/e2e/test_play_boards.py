@@ -30,6 +30,7 @@ def play_first_empty_to_the_end(page: Page) -> str:
         ply = int(page.locator("#board").get_attribute("data-ply"))
         cell = board(page).index(".")
         n = board_for(board(page)).n
+        settled(page)
         page.get_by_role("button", name=f"{cell_name(cell, n)}, empty").click()
         # The move and the reply come together, or the move alone when it ends the game.
         expect(page.locator("#board")).to_have_attribute("data-ply", re.compile(f"^({ply + 1}|{ply + 2})$"))

@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from browsing import DEVICES, choose
+from browsing import DEVICES, choose, settled
 from playwright.sync_api import Page, expect
 
 from webapp.engine.rules import cell_name
@@ -55,6 +55,7 @@ def lose_to_impossible(page: Page) -> None:
         values = analyze(board(page))
         cell = next((c for c, (result, _) in values.items() if result == "loss"), min(values))
         before = page.locator("#board").get_attribute("data-ply")
+        settled(page)
         page.get_by_role("button", name=f"{cell_name(cell)}, empty").click()
         expect(page.locator("#board")).not_to_have_attribute("data-ply", before)
     expect(page.locator("#status")).to_have_text("The computer wins.")
@@ -72,6 +73,7 @@ def start_hvh(page: Page, javascript: bool = True) -> None:
 def play_cells(page: Page, *cells: int) -> None:
     for cell in cells:
         before = page.locator("#board").get_attribute("data-ply")
+        settled(page)
         page.get_by_role("button", name=f"{cell_name(cell)}, empty").click()
         expect(page.locator("#board")).not_to_have_attribute("data-ply", before)
 
