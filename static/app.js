@@ -43,10 +43,10 @@
   }
 
   function say(text) {
-    var message = document.querySelector(".play p.message");
+    var message = document.querySelector("#slot p.message");
     if (!message) {
       // At the end of a game the slot holds Play again, or a question: the message goes above it.
-      var slot = document.querySelector(".play .slot");
+      var slot = document.getElementById("slot");
       if (!slot) return;
       message = document.createElement("p");
       slot.prepend(message);

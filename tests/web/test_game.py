@@ -860,3 +860,48 @@ def test_every_square_is_named_with_the_words_it_shows_in_every_combination(app,
         assert shown, "something is marked on the board"
     for name, text in squares.found:
         assert words(text) in words(name), (name, text)
+
+
+# --- a link to a board -------------------------------------------------------------------------------
+
+
+def test_a_link_to_a_board_opens_a_new_game_on_it(client):
+    response = client.get("/?board=7x7")
+    assert response.status_code == 303 and response.location == "/"
+    assert page(client)["board"] == "." * 49
+    # The same link again changes nothing: the board is the link's already.
+    send(client, "/move", cell=24)
+    assert client.get("/?board=7x7").status_code == 200 and page(client)["board"].count("X") == 1
+
+
+def test_a_link_to_a_board_asks_first_when_a_game_is_under_way(client):
+    play(client, 4)
+    before = page(client)
+    response = client.get("/?board=15x15")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and "Start a new 15×15 game? This one will be abandoned." in html
+    assert '<input type="hidden" name="board" value="15x15">' in html and 'name="confirm" value="1"' in html
+    assert page(client) == before  # nothing changes until the yes
+    # The dropdown shows the board the question asks about.
+    assert '<option value="15x15" selected>' in html
+    send(client, "/new", board="15x15", confirm=1)
+    assert page(client)["board"] == "." * 225
+
+
+@pytest.mark.parametrize("key", ["99x99", "", "7X7", "x" * 500])
+def test_a_link_to_a_board_the_game_does_not_have_says_so(client, key):
+    play(client, 4)
+    before = page(client)
+    response = client.get("/", query_string={"board": key})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and "which this game does not have: choose 3x3, 4x4, 5x5, 7x7 or 15x15" in html
+    assert len(html) < 20_000 and page(client) == before
+
+
+def test_a_question_shows_the_choice_it_asks_about_and_no_puts_the_settings_back(client):
+    play(client, 4)
+    asked = send(client, "/new", mode="hvh", headers=HX).get_data(as_text=True)
+    assert "Start a new Human vs Human game? This one will be abandoned." in asked
+    assert '<option value="hvh" selected>Human vs Human</option>' in asked
+    kept = client.get("/?kept=1", headers=HX).get_data(as_text=True)
+    assert '<option value="hvc" selected>Human vs Computer</option>' in kept and "Start a new" not in kept

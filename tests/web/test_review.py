@@ -138,7 +138,8 @@ def test_the_live_board_lists_its_moves_and_links_each_position(client):
     assert entries == [("1", "X centre"), ("2", "O top-left"), ("3", "X bottom-right")]
     assert '<a class="move" href="/?moves=4.0.8&amp;at=2">' in moves
     assert 'href="/?moves=4.0.8&amp;at=3" aria-current="step"' in moves
-    assert 'id="step-back" href="/?moves=4.0.8&amp;at=2"' in html
+    # To look back at the position before, read-only: named so, beside Undo, which takes a move back.
+    assert 'id="look-back" href="/?moves=4.0.8&amp;at=2">Look back a move</a>' in html
     assert "Review" not in html
     # The list travels with the board after every move.
     fragment = text(send(client, "/move", cell=2, headers=HX))
