@@ -276,6 +276,16 @@ def test_each_question_and_each_help_says_what_it_means(open_page, live_server, 
     click_cell(page, 4)
     choose(page, **{"You play": "O"})
     expect(page.get_by_role("alert")).to_contain_text("Start a new game as O? This one will be abandoned.")
+    # The dropdown shows the choice the question asks about; No puts it back, Yes keeps it.
+    expect(page.get_by_role("combobox", name="You play")).to_have_value("O")
+    page.get_by_role("link", name="Keep playing").click()
+    expect(page.get_by_role("combobox", name="You play")).to_have_value("X")
+    choose(page, Mode="hvh")
+    expect(page.get_by_role("alert")).to_contain_text("Start a new Human vs Human game? This one will be abandoned.")
+    expect(page.get_by_role("combobox", name="Mode")).to_have_value("hvh")
+    page.get_by_role("link", name="Keep playing").click()
+    expect(page.get_by_role("combobox", name="Mode")).to_have_value("hvc")
+    choose(page, **{"You play": "O"})
     page.get_by_role("button", name="Start the new game").click()
     expect(page.locator("#board")).to_have_attribute("data-ply", "1")  # the computer opens
     # The computers' help speaks of them, not of "you", and states their pace, here and on a big board.
@@ -283,12 +293,14 @@ def test_each_question_and_each_help_says_what_it_means(open_page, live_server, 
     help_ = page.locator("#level-help")
     expect(help_).to_contain_text("Medium looks one move ahead: it takes a win and blocks one, but can be tricked.")
     expect(help_).not_to_contain_text("you")
-    expect(help_.get_by_text("The computers play about two moves a second.")).to_be_visible()
+    expect(
+        help_.get_by_text("The computers play about two moves a second; Pause, under the board, stops them.")
+    ).to_be_visible()
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         expect(help_).to_be_visible()
     choose(page, Board="15x15")
-    expect(help_.get_by_text("Hard may think for a second a move here")).to_be_visible()
+    expect(help_.get_by_text("Hard thinking for up to a second a move here")).to_be_visible()
 
 
 PACE = """() => {
