@@ -365,11 +365,14 @@
 
   // --- a big board by touch: a tap opens the squares around it, magnified, to choose from --------
   // On a phone 15×15's squares are about 20 px wide, and a finger's tap lands on the next square too often. A
-  // tap there opens a window of 5 × 5 squares around it, each 50 px wide, and a tap in it plays (docs/audits.md
-  // says why this and not a zoom or a confirm step). The keyboard, a screen reader and a mouse play the board's
+  // tap there opens a window of 5 × 5 squares around it, each 50 px wide, and a tap in it plays. A player who
+  // prefers one tap a move chooses "plays at once" (kept on this device), and zooms in with two fingers for bigger
+  // squares: a square as wide on the screen as LOUPE_UNDER plays at once whatever the choice (docs/audits.md has
+  // the taps on target and the taps a move of each way). The keyboard, a screen reader and a mouse play the board's
   // own squares at once, as before.
 
-  var LOUPE_UNDER = 34; // squares narrower than this, in CSS pixels, are magnified for a finger
+  var LOUPE_UNDER = 34; // squares narrower than this on the screen, in CSS pixels, are magnified for a finger
+  var SMALL_SQUARES = "small-squares"; // the choice's key in localStorage: "magnify" (the default) or "at-once"
   var SPAN = 5; // squares across the magnifier
   var pointer = ""; // the kind of pointer that pressed last ("touch", "pen", "mouse"), until its click
   var pressedEarly = false; // it pressed while a move's reply was on its way, or just as it appeared (REACT_MS)
@@ -386,11 +389,39 @@
 
   function wantsLoupe(cell, touched, detail) {
     // A click from the keyboard or a screen reader has no pointer before it (and detail 0).
-    if (direct || touched !== "touch" || detail === 0) return false;
+    if (direct || touched !== "touch" || detail === 0 || smallSquares() === "at-once") return false;
     var shown = board();
     if (!shown || shown.getAttribute("data-status") !== "playing" || !cells().some(isOpen)) return false;
-    return cell.getBoundingClientRect().width < LOUPE_UNDER;
+    // Zoomed in with two fingers, a square is that many times wider on the screen than on the page.
+    var zoom = window.visualViewport ? window.visualViewport.scale : 1;
+    return cell.getBoundingClientRect().width * zoom < LOUPE_UNDER;
   }
+
+  function smallSquares() {
+    try {
+      return localStorage.getItem(SMALL_SQUARES) === "at-once" ? "at-once" : "magnify";
+    } catch (error) {
+      return "magnify"; // no storage (a private window's quota): the magnifier, as by default
+    }
+  }
+
+  // The choice's dropdown (in the settings' fold, shown on touch screens) shows what this device keeps, and keeps
+  // what it is given; the server never sees it.
+  function showSmallSquares() {
+    var choice = document.getElementById(SMALL_SQUARES);
+    if (choice) choice.value = smallSquares();
+  }
+
+  document.addEventListener("DOMContentLoaded", showSmallSquares);
+  document.addEventListener("htmx:afterSettle", showSmallSquares);
+  document.addEventListener("change", function (event) {
+    if (!event.target || event.target.id !== SMALL_SQUARES) return;
+    try {
+      localStorage.setItem(SMALL_SQUARES, event.target.value);
+    } catch (error) {
+      // Not kept: the page says nothing, and the choice lasts until it is drawn again.
+    }
+  });
 
   function svgCopy(mark) {
     var copy = mark.cloneNode(true);

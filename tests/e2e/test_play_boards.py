@@ -206,6 +206,43 @@ def test_a_tap_12_px_off_a_square_on_15x15_still_plays_it(open_page, live_server
     expect(page.locator("#board")).to_have_attribute("data-ply", "2")
 
 
+def test_one_tap_a_move_on_15x15_for_a_player_who_chooses_it_or_zooms_in(open_page, live_server):
+    page = open_page(viewport={"width": 320, "height": 640}, has_touch=True, is_mobile=True)
+    start(page, live_server, Board="15x15", Mode="hvh")
+
+    def tap(name: str) -> None:
+        page.evaluate("window.scrollTo(0, 0)")
+        settled(page)
+        square = page.get_by_role("button", name=name).bounding_box()
+        page.touchscreen.tap(square["x"] + square["width"] / 2, square["y"] + square["height"] / 2)
+
+    # Zoomed in with two fingers (the page's scale, as a pinch sets it), a square wide enough plays at once.
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setPageScaleFactor", {"pageScaleFactor": 2})
+    page.wait_for_function("visualViewport.scale === 2")
+    tap("Row 8, column 8, empty")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    cdp.send("Emulation.setPageScaleFactor", {"pageScaleFactor": 1})
+    page.wait_for_function("visualViewport.scale === 1")
+    # At the page's own size a tap opens the magnifier, unless the player chose one tap a move: kept on the device.
+    tap("Row 1, column 1, empty")
+    expect(page.get_by_role("dialog")).to_be_visible()
+    page.keyboard.press("Escape")
+    fold(page)
+    unfold(page)
+    page.get_by_role("combobox", name="A tap on 15×15’s small squares").select_option("at-once")
+    page.reload()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    fold(page)
+    unfold(page)
+    expect(page.get_by_role("combobox", name="A tap on 15×15’s small squares")).to_have_value("at-once")
+    fold(page)
+    tap("Row 1, column 1, empty")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    expect(page.get_by_role("dialog")).to_have_count(0)
+
+
 def test_a_tap_made_while_an_answer_is_on_its_way_opens_the_magnifier_once_it_is_drawn(open_page, live_server):
     # A finger lands on the next square as often on a busy page as on an idle one: a tap made while another
     # request's answer comes (here the move values') is held, and then magnified like any other, not played
