@@ -62,7 +62,8 @@ def main() -> int:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}"
     print(f"taps spread {args.spread:g} px on each axis; on the square meant, and taps a move")
-    print("board  width  square | at once       | zoomed 2×: square, at once | magnifier: square, on target | 12 px off")
+    print("board  width  square | at once       | zoomed 2×: square, at once | magnifier: square, on target", end="")
+    print(" | 12 px off")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         for key, n in (("15x15", 15), ("7x7", 7)):
@@ -79,7 +80,8 @@ def main() -> int:
                 at_once = share(page.evaluate(HITS, [spread_taps(rng, meant, args.spread), "#board "]), meant)
                 zoomed = share(page.evaluate(HITS, [spread_taps(rng, meant, args.spread / ZOOM), "#board "]), meant)
                 off = share(page.evaluate(HITS, [[[m, 12, 0] for m in meant], "#board "]), meant)
-                line = f"{key:6} {width:5}  {size:5.1f}  | {at_once:6.1%}, 1 tap | {size * ZOOM:5.1f} px, {zoomed:6.1%}, 1 tap"
+                line = f"{key:6} {width:5}  {size:5.1f}  | {at_once:6.1%}, 1 tap"
+                line += f" | {size * ZOOM:5.1f} px, {zoomed:6.1%}, 1 tap"
                 # The magnifier, opened on the middle square: its 25 squares, each tapped the same way.
                 centre = page.locator(f"#cell-{n * n // 2}").bounding_box()
                 page.touchscreen.tap(centre["x"] + centre["width"] / 2, centre["y"] + centre["height"] / 2)

@@ -17,6 +17,7 @@ from browsing import (
     play_out,
     settled,
     start,
+    unfold,
 )
 from playwright.sync_api import Page, expect
 
@@ -452,8 +453,17 @@ def test_without_javascript_the_computers_step_and_nothing_pretends_to_pause(ope
     expect(page.locator("#pause-button")).to_have_count(1)
     expect(page.locator("#pause-button")).to_be_hidden()
     expect(page.get_by_text(re.compile(r"^Keys:"))).to_be_hidden()
+    # What Step does is said beside it, and nothing speaks of the computers playing by themselves.
+    # Said in <noscript>, whose text Playwright's own text matching leaves out: read as the browser draws it.
+    assert page.locator("#slot").evaluate("slot => slot.innerText") == "Step plays the next move, for the side to move."
+    unfold(page)
+    assert "Step, under the board, plays the next move" in page.locator("#level-help").evaluate("e => e.innerText")
+    expect(page.get_by_text(re.compile("two moves a second"))).to_be_hidden()
     page.get_by_role("button", name="Step").click()
     expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    # The move just played: in the status, and marked on the board.
+    expect(page.get_by_role("status")).to_have_text(re.compile(r"^X took .+; O to move\.$"))
+    expect(page.locator("#board .cell.is-last")).to_have_count(1)
 
 
 @pytest.mark.parametrize("side", ["X", "O"])

@@ -4,7 +4,7 @@ import itertools
 import re
 
 import pytest
-from browsing import DEVICES, board, choose, click_cell, finished, settled, start
+from browsing import DEVICES, board, choose, click_cell, finished, on_first_screen, settled, start
 from playwright.sync_api import Page, expect
 
 from webapp.engine.rules import cell_name
@@ -62,12 +62,17 @@ def test_computer_vs_computer_plays_to_its_end(page: Page, live_server, console_
     shoot(page, "computer-vs-computer-draw")
 
 
-def test_computer_vs_computer_pauses_and_steps(page: Page, live_server, console_errors):
+@pytest.mark.parametrize("device", DEVICES)
+def test_computer_vs_computer_pauses_and_steps(open_page, live_server, device):
+    page = open_page(**DEVICES[device])
     page.goto(live_server + "/")
     choose(page, Mode="cvc")
     # Under way, and far from its end: a move stands for about half a second, which the assertion's polling
     # (up to a second apart) can miss on a busy machine, so no one ply is waited for.
     expect(page.locator("#board")).to_have_attribute("data-ply", re.compile(r"^[1-4]$"))
+    # Pause and Step under the board, on the first screen of a phone or a desktop while the game runs.
+    for button in ("#pause-button", "#step-button"):
+        assert on_first_screen(page, button), button
     page.get_by_role("button", name="Pause").click()
     expect(page.get_by_role("button", name="Resume")).to_be_visible()
     paused_at = int(page.locator("#board").get_attribute("data-ply"))

@@ -337,3 +337,18 @@ def test_the_board_keeps_off_the_edges_of_the_narrowest_phone(open_page, live_se
     drawn = box(page, "#board")
     assert drawn["x"] >= 8 and drawn["x"] + drawn["width"] <= 320 - 8
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
+
+
+def test_a_link_to_a_board_opens_it_and_asks_first_when_a_game_is_under_way(page: Page, live_server):
+    page.goto(live_server + "/?board=7x7")
+    expect(page.locator("#board .cell")).to_have_count(49)
+    expect(page).to_have_url(live_server + "/")
+    click_cell(page, 24)
+    page.goto(live_server + "/?board=15x15")
+    expect(page.get_by_role("alert")).to_contain_text("Start a new 15×15 game? This one will be abandoned.")
+    expect(page.locator("#board .cell")).to_have_count(49)
+    page.get_by_role("button", name="Start the new game").click()
+    expect(page.locator("#board .cell")).to_have_count(225)
+    page.goto(live_server + "/?board=99x99")
+    expect(page.get_by_role("heading", name="This link does not hold a game")).to_be_visible()
+    expect(page.get_by_text("choose 3x3, 4x4, 5x5, 7x7 or 15x15")).to_be_visible()
