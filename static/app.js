@@ -43,10 +43,11 @@
   }
 
   function say(text) {
-    var message = document.querySelector("#slot p.message");
+    // The game page's slot is under its buttons (#slot); a friend game's, under its board.
+    var slot = document.getElementById("slot") || document.querySelector(".play .slot");
+    var message = slot && slot.querySelector("p.message");
     if (!message) {
       // At the end of a game the slot holds Play again, or a question: the message goes above it.
-      var slot = document.getElementById("slot");
       if (!slot) return;
       message = document.createElement("p");
       slot.prepend(message);
@@ -830,5 +831,41 @@
     } else {
       fallback();
     }
+  });
+})();
+
+// --- Play a friend: Share where the browser can, and a page that keeps its live stream honest ---------
+(function () {
+  "use strict";
+
+  // Share opens the phone's own list of apps to send the link with; only browsers with the Web Share API show it.
+  function showShareButtons() {
+    if (typeof navigator.share !== "function") return;
+    document.querySelectorAll("[data-share]").forEach(function (button) {
+      button.hidden = false;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", showShareButtons);
+  document.addEventListener("htmx:afterSettle", showShareButtons);
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-share]");
+    if (!button) return;
+    var field = document.getElementById(button.getAttribute("data-share"));
+    if (!field) return;
+    navigator.share({ title: "Play tic-tac-toe with me", url: field.value }).catch(function () {
+      // Closed without sharing: nothing to say.
+    });
+  });
+
+  // The stream says the game is gone (it expired): the page is loaded again, and says so in plain words.
+  document.addEventListener("htmx:sseOpen", function (event) {
+    var source = event.detail && event.detail.source;
+    if (!source || source.friendGone) return;
+    source.friendGone = true;
+    source.addEventListener("gone", function () {
+      source.close();
+      window.location.reload();
+    });
   });
 })();

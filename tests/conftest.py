@@ -79,3 +79,25 @@ def production():
         yield started
     finally:
         started.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_url():
+    """A real redis-server for this test process's whole session (started on first use); its address."""
+    import subprocess
+    from pathlib import Path
+
+    from redis_server import RedisServer
+
+    subprocess.run([str(Path(__file__).resolve().parent.parent / "scripts" / "ensure-redis")], check=True)
+    with RedisServer() as server:
+        yield server.url
+
+
+@pytest.fixture
+def fresh_redis(redis_url):
+    """The session's Redis, emptied for this test."""
+    import redis
+
+    redis.Redis.from_url(redis_url).flushall()
+    return redis_url

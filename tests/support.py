@@ -108,3 +108,10 @@ def stones(n: int, x=(), o=()) -> str:
         for r, c in marks:
             cells[r * n + c] = mark
     return "".join(cells)
+
+
+def full_15x15_draw() -> tuple[int, ...]:
+    """225 moves that fill the 15×15 board with no five in a row: pairs of columns, alternating by row."""
+    xs = [r * 15 + c for r in range(15) for c in range(15) if (c // 2 + r) % 2 == 0]
+    os_ = [r * 15 + c for r in range(15) for c in range(15) if (c // 2 + r) % 2 == 1]
+    return tuple(cell for pair in zip(xs, [*os_, None], strict=True) for cell in pair if cell is not None)

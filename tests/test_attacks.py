@@ -33,6 +33,8 @@ from servers import (
     workers_of,
 )
 
+from webapp.web.security import BODY_BYTES
+
 SLOW_CLIENTS = 40  # of each kind: dozens, well beyond the two workers a sync server has
 TRICKLE_EVERY = 0.25  # seconds between the bytes each slow client sends
 TRICKLE_FOR = 20  # seconds at most: the trickling stops by itself even if a test fails
@@ -92,7 +94,7 @@ def test_slow_clients_do_not_hold_up_anyone_else(production, openings):
 
 # --- bodies and redirects through the real server -------------------------------------------------
 
-LIMIT = 64 * 1024
+LIMIT = BODY_BYTES
 
 
 def chunked_request(port: int, path: str, body: bytes, headers: dict[str, str]):
@@ -190,7 +192,11 @@ def test_thousands_of_idle_connections_leave_the_server_answering(production):
 def impatient():
     """The production server with its client limits shortened, so that a test sees them act in seconds."""
     env = server_environment(
-        SECRET_KEY=secrets.token_hex(32), WEB_CONCURRENCY="1", CLIENT_IDLE_SECONDS="1", CLIENT_ARRIVAL_SECONDS="2.5"
+        SECRET_KEY=secrets.token_hex(32),
+        WEB_CONCURRENCY="1",
+        CLIENT_IDLE_SECONDS="1",
+        CLIENT_ARRIVAL_SECONDS="2.5",
+        CLIENT_BODY_SECONDS="2.5",
     )
     started = Gunicorn(env)
     try:
@@ -239,6 +245,29 @@ def test_a_request_head_trickled_too_slowly_is_closed_even_if_never_idle(impatie
     assert "Traceback" not in impatient.output()
     # And a request that arrives in time is answered as ever, its body read under the idle limit only.
     assert request(impatient.port, "GET", "/healthz")[0] == 200
+
+
+def test_a_body_trickled_too_slowly_is_closed_even_if_never_idle(impatient):
+    connection = socket.create_connection((HOST, impatient.port), timeout=5)
+    with connection:
+        connection.sendall(SLOW_BODY.replace(b"60000", b"2000"))  # within the cap, then a byte at a time
+        for _ in range(14):  # 3.5 s of a byte every quarter of a second: never idle, but past 2.5 s in all
+            time.sleep(TRICKLE_EVERY)
+            with suppress(OSError):
+                connection.send(b"a")
+        assert closed_by_the_server(connection, 2)
+    assert "Traceback" not in impatient.output()
+
+
+def test_a_body_declared_over_the_cap_is_refused_without_waiting_for_it(server):
+    connection = socket.create_connection((HOST, server.port), timeout=10)
+    with connection:
+        connection.sendall(SLOW_BODY.split(b"\r\n\r\n")[0] + b"\r\n\r\n")  # the head alone: 60,000 bytes declared
+        answer = b""
+        while chunk := connection.recv(4096):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 413 ")
+    assert b"too large" in answer
 
 
 @pytest.mark.parametrize("host", ["a" * 64 + ".example", "a..b", "xn--", ".", "a" * 300])

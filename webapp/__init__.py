@@ -10,7 +10,6 @@ ROOT = Path(__file__).resolve().parent.parent
 def create_app(test_config=None):
     """Create and configure the Flask app; with no argument, configuration comes from the environment."""
     # Imported here so that the engine and its command line load without Flask.
-    from flask import Flask
     from werkzeug.middleware.proxy_fix import ProxyFix
 
     from webapp.web import (
@@ -20,6 +19,7 @@ def create_app(test_config=None):
         costs,
         errors,
         forms,
+        friend,
         game,
         learn,
         randomness,
@@ -29,8 +29,9 @@ def create_app(test_config=None):
         settings,
         state,
     )
+    from webapp.web.app import GameFlask
 
-    app = Flask(
+    app = GameFlask(
         __name__,
         template_folder=ROOT / "templates",
         static_folder=ROOT / "static",
@@ -40,10 +41,11 @@ def create_app(test_config=None):
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=False,  # the cookie is still Secure whenever the request was HTTPS
-        MAX_CONTENT_LENGTH=64 * 1024,
+        MAX_CONTENT_LENGTH=security.BODY_BYTES,
         RANDOM_SEED=None,
         PORT=5000,
         PROXY_COUNT=settings.DEFAULT_PROXY_COUNT,
+        **settings.FRIEND_DEFAULTS,
     )
     app.config.update(settings.from_environment() if test_config is None else test_config)
     settings.require_secret_key(app)
@@ -61,6 +63,6 @@ def create_app(test_config=None):
     costs.init_app(app)
     rendering.init_app(app)
     compression.init_app(app)
-    for area in (game, learn, review, api):
+    for area in (game, friend, learn, review, api):
         app.register_blueprint(area.bp)
     return app

@@ -1,12 +1,13 @@
 import io
 import re
+from urllib.parse import urlencode
 
 import pytest
 from flask import redirect
-from support import HX, page
+from support import HX, full_15x15_draw, page
 
 from webapp.match import Table
-from webapp.web.security import keep_redirects_on_this_site
+from webapp.web.security import BODY_BYTES, keep_redirects_on_this_site
 
 
 def test_every_page_carries_the_security_headers(client):
@@ -90,7 +91,7 @@ def test_a_refused_htmx_request_gets_a_fragment_not_a_page(client):
 
 # --- bodies over the limit ----------------------------------------------------------------------
 
-LIMIT = 64 * 1024
+LIMIT = BODY_BYTES
 CHUNKED = {"Transfer-Encoding": "chunked", "Content-Type": "application/x-www-form-urlencoded"}
 
 
@@ -113,6 +114,16 @@ def test_a_chunked_body_within_the_limit_is_read_whole(client):
     response = client.post("/move", input_stream=io.BytesIO(padded_form(LIMIT)), headers={**HX, **CHUNKED})
     assert response.status_code == 200
     assert page(client)["board"][4] == "X"
+
+
+def test_the_largest_form_the_game_sends_fits_four_times_over(client):
+    """Play from here, from move 224 of a whole 15×15 game: the longest move list a page can post."""
+    moves = ".".join(map(str, full_15x15_draw()[:224]))
+    form = {"board": "15x15", "moves": moves, "game": page(client)["game"], "against": "computer", "level": "minimax"}
+    assert len(urlencode(form)) * 4 < LIMIT
+    response = client.post("/play-from", data=form)
+    assert response.status_code == 303
+    assert page(client)["ply"] in ("224", "225")  # and Hard has replied, if it was its turn
 
 
 def test_a_body_with_a_length_over_the_limit_is_refused(client):

@@ -12,6 +12,7 @@ from datetime import timedelta
 import pytest
 from flask import session
 from flask.sessions import SecureCookieSessionInterface
+from support import full_15x15_draw
 
 from webapp import create_app
 from webapp.match import MOST, Score, Scores, Settings, Table, Tally, is_game_id
@@ -34,13 +35,6 @@ OTHER_VERSIONS = [
     GOOD.replace("6|", "7|", 1),
 ]
 GAME_ID = "0123456789ab"
-
-
-def full_15x15_draw() -> tuple[int, ...]:
-    """225 moves that fill the 15×15 board with no five in a row: pairs of columns, alternating by row."""
-    xs = [r * 15 + c for r in range(15) for c in range(15) if (c // 2 + r) % 2 == 0]
-    os_ = [r * 15 + c for r in range(15) for c in range(15) if (c // 2 + r) % 2 == 1]
-    return tuple(cell for pair in zip(xs, [*os_, None], strict=True) for cell in pair if cell is not None)
 
 
 FULL_DRAW = full_15x15_draw()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask import Blueprint, g, redirect, request, url_for
+from flask import Blueprint, current_app, g, redirect, request, url_for
 
 from webapp.engine.boards import BOARDS
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError
@@ -24,7 +24,7 @@ from webapp.match import (
     check_side,
     level_names,
 )
-from webapp.web import randomness, state
+from webapp.web import friend, friend_store, randomness, state
 from webapp.web.forms import FormError, optional_choice, whole_number
 from webapp.web.headers import vary_on
 from webapp.web.present import (
@@ -112,6 +112,7 @@ def respond(
         "index.html",
         "partials/update.html",
         status,
+        apart={"score": "partials/score_swap.html"},
         # Drawn once for each different game view, but never when the response carries words that may
         # come from the request (an error, a notice, a question): no cache is keyed on a visitor's text.
         # Nor for the big boards, whose positions seldom recur (see present.REMEMBERED_UP_TO).
@@ -259,6 +260,10 @@ def move():
 
 @bp.post("/new")
 def new():
+    if request.form.get("mode") == friend.MODE:
+        # A game with a friend lives in the friends' store, not in this visitor's cookie, which it leaves alone.
+        return friend.start(request.form.get("board"))
+
     def start(table: Table) -> Table:
         s = table.settings
         settings = Settings(
@@ -356,4 +361,9 @@ def reset_score():
 
 @bp.get("/healthz")
 def healthz():
+    # Friend games' store failing leaves everything else working: the check still passes, and names the store.
+    try:
+        friend_store.of(current_app).check()
+    except friend_store.StoreDown:
+        return {"status": "degraded", "failing": f"friend games' store ({friend_store.of(current_app).name})"}
     return {"status": "ok"}

@@ -3,7 +3,6 @@ that are remembered instead of being drawn again on every response."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from urllib.parse import urlencode
 
 from flask import Flask, current_app, make_response, render_template, request, url_for
@@ -43,9 +42,8 @@ def init_app(app: Flask) -> None:
     # The board, the controls and the score are pure functions of small views (present.Grid,
     # present.Controls, the score's items), and they were most of the work of drawing a move.
     app.jinja_env.globals["remembered_partial"] = remembered_partial
-    # One cache per app: two apps (as in the tests) may differ in what they render. A 5×5 drawing and its key
-    # take about 14 KB, so 1,024 of them stay under 15 MB of a worker's 150 (4,096 were up to 56 MB).
-    app.extensions["drawings"] = lru_cache(maxsize=1024)(_render)
+    # One cache per app: two apps (as in the tests) may differ in what they render.
+    app.extensions["drawings"] = Drawings()
 
 
 def _query_only(app: Flask) -> frozenset[str]:
@@ -62,6 +60,45 @@ def _query_only(app: Flask) -> frozenset[str]:
 
 def _render(name: str, context: tuple) -> Markup:
     return Markup(render_template(name, **dict(context)))
+
+
+# A drawing and its key take about 1.6 bytes for each of the drawing's characters (a 3×3 move's answer has about
+# 4,000). Bounded by characters, not entries, the drawings stay under 10 MB of a worker's 150, and hold all the
+# 1,200 answers of 20,000 random 3×3 moves against Impossible, where 1,024 entries of any size thrashed.
+DRAWING_CHARACTERS = 6_000_000
+
+
+class Drawings:
+    """Drawings remembered by template and context, the least recently used forgotten past ``characters``.
+
+    >>> drawings = Drawings(characters=10)
+    >>> drawings.kept.update({("a", ()): "123456", ("b", ()): "1234"}); drawings.held = 10
+    >>> drawings.keep(("c", ()), "12"); list(drawings.kept)
+    [('b', ()), ('c', ())]
+    """
+
+    def __init__(self, characters: int = DRAWING_CHARACTERS):
+        self.characters, self.held = characters, 0
+        self.kept: dict[tuple, Markup] = {}  # least recently used first
+
+    def __call__(self, name: str, context: tuple) -> Markup:
+        key = (name, context)
+        drawing = self.kept.pop(key, None)
+        if drawing is None:
+            drawing = _render(name, context)
+            self.keep(key, drawing)
+        else:
+            self.kept[key] = drawing
+        return drawing
+
+    def __len__(self) -> int:
+        return len(self.kept)
+
+    def keep(self, key: tuple, drawing: Markup) -> None:
+        self.kept[key] = drawing
+        self.held += len(drawing)
+        while self.held > self.characters:
+            self.held -= len(self.kept.pop(next(iter(self.kept))))
 
 
 def remembered_partial(name: str, **context) -> Markup:
@@ -83,18 +120,25 @@ def is_htmx() -> bool:
     return environ.get("HTTP_HX_REQUEST") == "true" and environ.get("HTTP_HX_HISTORY_RESTORE_REQUEST") != "true"
 
 
-def page_or_fragment(page: str, fragment: str, status: int = 200, *, pure: bool = False, **context):
+def page_or_fragment(
+    page: str, fragment: str, status: int = 200, *, pure: bool = False, apart: dict[str, str] | None = None, **context
+):
     """Render ``fragment`` for htmx and ``page`` otherwise; caches are told the answer depends on it.
 
     ``pure`` says the fragment depends on nothing but ``context``, all of it hashable, so that it
     can be drawn once for each different context (remembered_partial) instead of on every request.
+    ``apart`` names context values that the fragment leaves to partials of their own, each drawn after it
+    when the value is not None: a value that seldom recurs (a score) then keeps the fragment remembered.
     """
+    apart = apart or {}
     if not is_htmx():
         body = render_template(page, **context)
-    elif pure:
-        body = remembered_partial(fragment, **context)
     else:
-        body = render_template(fragment, **context)
+        shared = {name: value for name, value in context.items() if name not in apart}
+        body = remembered_partial(fragment, **shared) if pure else render_template(fragment, **shared)
+        for name, partial in apart.items():
+            if context[name] is not None:
+                body += render_template(partial, **{name: context[name]})
     response = make_response(body, status)
     vary_on(response, "HX-Request")
     return response

@@ -11,6 +11,8 @@ from flask import Flask, abort, current_app, request
 from webapp.web.rendering import is_htmx
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+# The largest request the game makes, a whole 15×15 game's moves, is about 1 KB: a body may be four times that.
+BODY_BYTES = 4 * 1024
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
@@ -122,13 +124,13 @@ class BodyLimit:
 # The server closes the connection after the 413; if the client is still sending, unread bytes make
 # the kernel reset the connection, and the client may lose the answer before it reads it. So the
 # rest of an oversized body is read and thrown away, up to this much (then the reset is deserved).
-DRAIN_BYTES = 1024 * 1024
+DRAIN_BYTES = 64 * 1024
 
 
 def discard(stream, most: int) -> None:
     """Read and drop up to ``most`` bytes of ``stream``, a block at a time: nothing is kept."""
     while most > 0:
-        block = stream.read(min(64 * 1024, most))
+        block = stream.read(min(8192, most))
         if not block:
             return
         most -= len(block)

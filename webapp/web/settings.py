@@ -17,8 +17,17 @@ class ConfigError(SystemExit):
 
 
 def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
-    """The settings found in the environment: SECRET_KEY, PORT, SITE_URL and PROXY_COUNT."""
+    """The settings found in the environment: SECRET_KEY, PORT, SITE_URL, PROXY_COUNT, and the friend games' store
+    (REDIS_URL, else the SQLite file FRIEND_DATABASE) and limits (FRIEND_EXPIRY_SECONDS, FRIEND_GAMES_MOST,
+    FRIEND_CREATIONS_PER_MINUTE)."""
     config = {"PROXY_COUNT": proxy_count(environ)}
+    if environ.get("REDIS_URL"):
+        config["REDIS_URL"] = environ["REDIS_URL"].strip()
+    if environ.get("FRIEND_DATABASE"):
+        config["FRIEND_DATABASE"] = environ["FRIEND_DATABASE"].strip()
+    for name, most in FRIEND_LIMITS.items():
+        if environ.get(name):
+            config[name] = whole_number(environ, name, most)
     if environ.get("SECRET_KEY"):
         config["SECRET_KEY"] = environ["SECRET_KEY"]
     port = environ.get("PORT", "5000")
@@ -28,6 +37,28 @@ def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
     if environ.get("SITE_URL"):
         config["SITE_URL"] = site_url(environ["SITE_URL"])
     return config
+
+
+# The friend games' limits and their largest values: a game lives a day without a move, the store holds 10,000
+# live games (a few MB), and a client creates at most 5 games a minute.
+FRIEND_DEFAULTS = {"FRIEND_EXPIRY_SECONDS": 86_400, "FRIEND_GAMES_MOST": 10_000, "FRIEND_CREATIONS_PER_MINUTE": 5}
+FRIEND_LIMITS = {
+    "FRIEND_EXPIRY_SECONDS": 30 * 86_400,
+    "FRIEND_GAMES_MOST": 10_000_000,
+    "FRIEND_CREATIONS_PER_MINUTE": 1000,
+}
+
+
+def whole_number(environ: Mapping[str, str], name: str, most: int) -> int:
+    """A setting that is a whole number from 1 to ``most``.
+
+    >>> whole_number({"FRIEND_GAMES_MOST": "500"}, "FRIEND_GAMES_MOST", 1000)
+    500
+    """
+    text = environ[name].strip()
+    if not (text.isdigit() and 1 <= int(text) <= most):
+        raise ConfigError(f"{name} must be a whole number from 1 to {most:,}, not {text!r}.")
+    return int(text)
 
 
 # A PaaS router is one proxy, and it appends the address it saw to X-Forwarded-For.

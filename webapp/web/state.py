@@ -16,18 +16,22 @@ later) does not count twice.
 
 Anything that does not read back as a legal game (a tampered or truncated cookie, an unknown version,
 impossible moves, a payload of the wrong shape) becomes a fresh game with a notice, never an error.
-The signing is Flask's own (itsdangerous): a faster hand-made signer saved about 3 % of a 3×3 move.
+The signing is Flask's own (itsdangerous), with its signers made once (see GameSessionInterface).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from flask import current_app, request, session
 from flask.sessions import SecureCookieSessionInterface
-from itsdangerous import BadSignature, URLSafeTimedSerializer
+from itsdangerous import BadSignature, Serializer, TimestampSigner, URLSafeTimedSerializer
+from itsdangerous.encoding import base64_encode, want_bytes
+from werkzeug.http import dump_cookie
 
 from webapp.engine.boards import BOARDS, BY_KEY
 from webapp.match import (
@@ -42,6 +46,7 @@ from webapp.match import (
     check_board,
     new_game_id,
 )
+from webapp.web.headers import vary_on
 
 # A cookie of another version is from before an update: its game starts again, its score is kept.
 VERSION = "6"
@@ -88,14 +93,76 @@ class PlainJSON:
         return json.loads(text)
 
 
+PLAIN_JSON = PlainJSON()
+
+
+class KeptKeySigner(TimestampSigner):
+    """itsdangerous's timestamp signer, deriving each key from the secret once rather than on every signature."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.derived: dict[bytes, bytes] = {}
+
+    def derive_key(self, secret_key: str | bytes | None = None) -> bytes:
+        key = self.secret_keys[-1] if secret_key is None else want_bytes(secret_key)
+        derived = self.derived.get(key)
+        if derived is None:
+            derived = self.derived[key] = super().derive_key(key)
+        return derived
+
+
+# A payload shorter than this is not compressed: zlib gains a few bytes on a game's line and cost more than the HMAC.
+COMPRESS_FROM = 1024
+
+
+class CookieSerializer(URLSafeTimedSerializer):
+    """itsdangerous's URL-safe timed serializer, with KeptKeySigner, leaving short payloads uncompressed (its
+    reader takes both)."""
+
+    default_signer = KeptKeySigner
+
+    def make_signer(self, salt: str | bytes | None = None) -> KeptKeySigner:
+        """The signer for ``salt``, made once (itsdangerous makes one for every signature)."""
+        signers = self.__dict__.setdefault("signers", {})
+        signer = signers.get(salt)
+        if signer is None:
+            signer = signers[salt] = super().make_signer(salt)
+        return signer
+
+    def dump_payload(self, obj) -> bytes:
+        text = Serializer.dump_payload(self, obj)
+        return base64_encode(text) if len(text) < COMPRESS_FROM else super().dump_payload(obj)
+
+
+@lru_cache(maxsize=16)
+def _serializer(keys: tuple[str, ...], salt: str, key_derivation: str, digest_method) -> CookieSerializer:
+    """One serializer for each key and salt, made once: itsdangerous builds its signers anew for each."""
+    return CookieSerializer(
+        list(keys),
+        salt=salt,
+        serializer=PLAIN_JSON,
+        signer_kwargs={"key_derivation": key_derivation, "digest_method": digest_method},
+    )
+
+
+@lru_cache(maxsize=16)
+def _cookie_attributes(name: str, **attributes) -> str:
+    """What Werkzeug writes after a cookie's value, for cookies that last as long as the browser's session."""
+    return dump_cookie(name, "", **attributes).removeprefix(f"{name}=")
+
+
 class GameSessionInterface(SecureCookieSessionInterface):
     """Flask's signed-cookie session that also notices a cookie it had to throw away, and makes the
     cookie Secure whenever the request came over HTTPS (as the proxy in front of us reports).
 
-    Its cookies are Flask's own, signed the same way, and a second one holds the score.
+    Its cookies are Flask's own, signed the same way, and a second one holds the score. The signers are made
+    once, and a cookie's attributes are written once for every cookie: building them on every answer was most
+    of a move's cost beyond a trivial app's (docs/serving.md).
     """
 
-    serializer = PlainJSON()
+    serializer = PLAIN_JSON
+    # Flask's own digest, handed over as OpenSSL's constructor: Python's hmac then signs in C, not in Python.
+    digest_method = staticmethod(hashlib.sha1)
 
     # The score's cookie: signed with the same keys under a salt of its own, so neither cookie passes for the other.
     score_salt = "score"
@@ -104,13 +171,8 @@ class GameSessionInterface(SecureCookieSessionInterface):
         """Flask's serializer, under ``salt`` if given (the score's), else the session's."""
         if not app.secret_key:
             return None
-        keys = [*(app.config["SECRET_KEY_FALLBACKS"] or ()), app.secret_key]  # the current key last
-        return URLSafeTimedSerializer(
-            keys,
-            salt=salt or self.salt,
-            serializer=self.serializer,
-            signer_kwargs={"key_derivation": self.key_derivation, "digest_method": self.digest_method},
-        )
+        keys = (*(app.config["SECRET_KEY_FALLBACKS"] or ()), app.secret_key)  # the current key last
+        return _serializer(keys, salt or self.salt, self.key_derivation, self.digest_method)
 
     def score_cookie_name(self, app) -> str:
         return f"{self.get_cookie_name(app)}_score"
@@ -151,22 +213,39 @@ class GameSessionInterface(SecureCookieSessionInterface):
             return None  # forged, expired, or not JSON (a ValueError): not a cookie we wrote
 
     def save_session(self, app, session, response) -> None:
-        """Flask's own, and the score's cookie written when the request changed the score."""
+        """Flask's own for the game's cookie, and the score's cookie when the request changed the score."""
         line = getattr(session, "score_to_write", None)
         if line is not None and line != session.score_line:
-            response.set_cookie(
-                self.score_cookie_name(app),
-                self.get_signing_serializer(app, self.score_salt).dumps(line),
-                expires=self.get_expiration_time(app, session),
-                domain=self.get_cookie_domain(app),
-                path=self.get_cookie_path(app),
-                secure=self.get_cookie_secure(app),
-                partitioned=self.get_cookie_partitioned(app),
-                samesite=self.get_cookie_samesite(app),
-                httponly=self.get_cookie_httponly(app),
-            )
-            response.vary.add("Cookie")
-        super().save_session(app, session, response)
+            signed = self.get_signing_serializer(app, self.score_salt).dumps(line)
+            self._set_cookie(app, session, response, self.score_cookie_name(app), signed)
+        name = self.get_cookie_name(app)
+        if session.accessed:
+            vary_on(response, "Cookie")
+        if not session:
+            if session.modified:
+                response.delete_cookie(name, **self._attributes(app))
+                vary_on(response, "Cookie")
+            return
+        if self.should_set_cookie(app, session):
+            self._set_cookie(app, session, response, name, self.get_signing_serializer(app).dumps(dict(session)))
+
+    def _set_cookie(self, app, session, response, name: str, value: str) -> None:
+        expires = self.get_expiration_time(app, session)
+        if expires is None:
+            response.headers.add("Set-Cookie", f"{name}={value}{_cookie_attributes(name, **self._attributes(app))}")
+        else:
+            response.set_cookie(name, value, expires=expires, **self._attributes(app))
+        vary_on(response, "Cookie")
+
+    def _attributes(self, app) -> dict:
+        return {
+            "domain": self.get_cookie_domain(app),
+            "path": self.get_cookie_path(app),
+            "secure": self.get_cookie_secure(app),
+            "partitioned": self.get_cookie_partitioned(app),
+            "samesite": self.get_cookie_samesite(app),
+            "httponly": self.get_cookie_httponly(app),
+        }
 
     def get_cookie_secure(self, app) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
@@ -293,6 +372,7 @@ def _encode_scores(scores: Scores) -> str:
     return "|".join(fields)
 
 
+@lru_cache(maxsize=256)
 def _decode_scores(line: str) -> Scores:
     """The scores in the score cookie's line; raises ValueError for anything else."""
     found = SCORE_LINE.fullmatch(line)

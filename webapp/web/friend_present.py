@@ -1,0 +1,153 @@
+"""What a friend game's page shows to each of its viewers: the inviter, the friend, or someone watching."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from webapp.engine.boards import BY_KEY
+from webapp.friend_game import FriendGame
+from webapp.learn.squares import where
+from webapp.web.present import REMEMBERED_UP_TO, Grid, _grid, board_rule
+
+NO_UNDO = "No take-backs with a friend: a move is played once it is sent. A rematch starts afresh."
+WATCHING = "You are watching: both seats are taken, so you cannot move."
+
+
+@dataclass(frozen=True)
+class FriendView:
+    """Everything a friend game's templates need, for one viewer (``seat`` is None for a watcher)."""
+
+    code: str
+    game: FriendGame
+    version: int
+    seat: str | None
+    grid: Grid
+    headline: str
+    tone: str
+    scores: tuple[tuple[str, int], ...]
+    link: str
+
+    @property
+    def side(self) -> str | None:
+        return None if self.seat is None else self.game.side_of(self.seat)
+
+    @property
+    def is_waiting_for_friend(self) -> bool:
+        return not self.game.has_guest
+
+    @property
+    def may_join(self) -> bool:
+        return self.seat is None and not self.game.has_guest
+
+    @property
+    def is_watching(self) -> bool:
+        return self.seat is None and self.game.has_guest
+
+    @property
+    def may_choose_side(self) -> bool:
+        return self.seat == "inviter" and self.game.may_choose_side
+
+    @property
+    def may_rematch(self) -> bool:
+        return self.seat is not None and self.game.is_over
+
+    @property
+    def refreshes(self) -> bool:
+        """Whether the page, without JavaScript, reloads itself: always, but while this seat has a move to make (a
+        finished game too, so that the friend's Rematch shows)."""
+        return self.seat is None or not self.game.has_guest or self.game.is_over or self.game.to_move != self.side
+
+    @property
+    def rule(self) -> str:
+        return board_rule(self.game.board)
+
+    @property
+    def board_param(self) -> str | None:
+        return None if self.game.board == "3x3" else self.game.board
+
+
+def friend_view(code: str, game: FriendGame, version: int, seat: str | None, link: str) -> FriendView:
+    """The page of ``game`` as ``seat`` (or a watcher) sees it."""
+    pos = game.position
+    moves = game.moves
+    last = moves[-1] if moves else None
+    previous = moves[-2] if len(moves) > 1 else None
+    can_play = seat is not None and game.has_guest and not pos.is_over() and game.side_of(seat) == pos.to_move
+    draw = _grid if len(pos.board) <= REMEMBERED_UP_TO else _grid.__wrapped__
+    grid = draw(pos.board, last, previous, False, False, can_play)
+    return FriendView(code, game, version, seat, grid, headline(game, seat), tone(game, seat), scores(game, seat), link)
+
+
+def headline(game: FriendGame, seat: str | None) -> str:
+    """The status line: whose turn it is, what the friend just played, and when the friend has joined.
+
+    >>> game = FriendGame("3x3")
+    >>> headline(game, "inviter")
+    'Waiting for your friend to open the link. You play X.'
+    >>> headline(game.joined_by_guest(), "inviter")
+    'Your friend has joined and plays O. Your turn: you play X.'
+    >>> headline(game.joined_by_guest().move("inviter", 4), "guest")
+    'Your friend played the centre. Your turn: you play O.'
+    """
+    pos, n = game.position, game.n
+    if seat is None:
+        return _watched(game)
+    side = game.side_of(seat)
+    if pos.is_over():
+        if pos.winner is None:
+            return "It's a draw."
+        return "You win!" if pos.winner == side else "Your friend wins."
+    if not game.has_guest:
+        return f"Waiting for your friend to open the link. You play {side}."
+    my_turn = pos.to_move == side
+    turn = f"Your turn: you play {side}." if my_turn else f"Your friend's turn: you play {side}."
+    if not game.moves:
+        if game.round > 1:
+            return f"Rematch, sides swapped. {turn}"
+        if seat == "inviter" and game.last_by == "guest":
+            return f"Your friend has joined and plays {game.side_of('guest')}. {turn}"
+        if seat == "guest":
+            return f"You have joined. {turn}"
+        return turn
+    if my_turn:
+        return f"Your friend played {where(game.moves[-1], n)}. {turn}"
+    return f"You played {where(game.moves[-1], n)}. {turn}"
+
+
+def _watched(game: FriendGame) -> str:
+    pos = game.position
+    if pos.is_over():
+        return "It's a draw." if pos.winner is None else f"{pos.winner} wins."
+    if not game.has_guest:
+        return "Waiting for the second player."
+    if game.moves:
+        return f"{pos.to_move} to move; {game.position.board[game.moves[-1]]} played {where(game.moves[-1], game.n)}."
+    return f"{pos.to_move} to move."
+
+
+def tone(game: FriendGame, seat: str | None) -> str:
+    """ "win", "loss" or "draw" for the status's colour once the game is over; "" before."""
+    pos = game.position
+    if not pos.is_over():
+        return ""
+    if pos.winner is None:
+        return "draw"
+    return "loss" if seat is not None and pos.winner != game.side_of(seat) else "win"
+
+
+def scores(game: FriendGame, seat: str | None) -> tuple[tuple[str, int], ...]:
+    """The score between the two friends, from this viewer's side.
+
+    >>> scores(FriendGame("3x3", score=(2, 1, 0)), "guest")
+    (('You', 1), ('Your friend', 2), ('Draws', 0))
+    """
+    inviter, guest, draws = game.score
+    if seat == "inviter":
+        return ("You", inviter), ("Your friend", guest), ("Draws", draws)
+    if seat == "guest":
+        return ("You", guest), ("Your friend", inviter), ("Draws", draws)
+    return ("Who invited", inviter), ("Who joined", guest), ("Draws", draws)
+
+
+def board_name(game: FriendGame) -> str:
+    return BY_KEY[game.board].name
