@@ -3,8 +3,10 @@
 One process builds the app and, through Flask's test client (the views, the engine and its budgets, as a worker
 runs them), sends each costly kind of request about random positions of every board: a move at every level, every
 move's value, a hint, the game tree with paths of one to three moves (opened and folded), and a review of a whole
-game. Nothing is remembered between requests (each position is new). Prints the median and the worst CPU time
-of each kind per board, and the slowest request of all; the goal is every request at most 1 s.
+game; on 7×7 and 15×15 also a piece of the review's grades and the review at one move, of a game that fills the
+board (225 moves on 15×15), from a random move on. Nothing is remembered between requests (each position is new).
+Prints the median and the worst CPU time of each kind per board, and the slowest request of all; the goal is every
+request at most 1 s.
 
     python scripts/request_costs.py [--positions 30] [--seed 1]
 """
@@ -28,6 +30,7 @@ from webapp.engine.boards import BOARDS, position  # noqa: E402
 
 GOAL_SECONDS = 1.0
 LEVELS = ("random", "one-ply", "minimax")
+HTMX = {"HX-Request": "true"}
 GAME_FIELD = re.compile(r'name="game" value="([^"]+)"')
 
 
@@ -47,6 +50,18 @@ def board_after(empty: str, moves: list[int]) -> str:
     for cell in moves:
         pos = pos.play(cell)
     return str(pos)
+
+
+def full_board_draw(n: int, rng: random.Random) -> list[int]:
+    """A legal game that fills the n×n board with no five in a row (pairs of marks in rows shifted against each
+    other), in a random order: the longest game there is to review."""
+    pattern = "XXOO" * n
+    board = "".join(pattern[(row * 2 + row // 2) % 4 :][:n] for row in range(n))
+    xs = [i for i, c in enumerate(board) if c == "X"]
+    os = [i for i, c in enumerate(board) if c == "O"]
+    rng.shuffle(xs)
+    rng.shuffle(os)
+    return [xs[i // 2] if i % 2 == 0 else os[i // 2] for i in range(n * n)]
 
 
 def costly_requests(client, spec, rng: random.Random):
@@ -75,6 +90,15 @@ def costly_requests(client, spec, rng: random.Random):
         )
     _, board = fresh()
     yield "every move's value", lambda: client.get("/api/analyze", query_string={"board": board})
+    if not spec.is_solved():
+        # The page's pieces (the request htmx makes), and the review at one move, of the longest game there is.
+        full = ".".join(map(str, full_board_draw(spec.n, rng)))
+        start = rng.randrange(spec.cells)
+        query = {"board": spec.key, "moves": full, "start": start}
+        yield "review piece, full board", lambda: client.get("/review/grades", query_string=query, headers=HTMX)
+        at = rng.randrange(spec.cells)
+        query = {"board": spec.key, "moves": full, "at": at}
+        yield "review at a move, full board", lambda: client.get("/review", query_string=query)
     for length in (1, 2, 3):
         for folded in (False, True):
             _, board = fresh()

@@ -2,10 +2,10 @@
 
 Starts the Procfile's server (two workers) on a loopback port and sends it REQUESTS requests of every
 kind from a few clients at once, each with its own cookies: games played through the forms on every
-board and level, analyses, computer moves and trees of random positions on every board, reviews and
-links of random games, the learning pages, static files, and bad input. Every 10 % it prints each
-worker's resident memory; at the end the peak, the statuses seen, and whether the goals were met:
-every worker under GOAL_MB, and no answer 5xx. A measurement, not a test: `make soak` (long).
+board and level, analyses, computer moves and trees of random positions on every board, reviews, the pieces
+of a big board's review and links of random games, the learning pages, static files, and bad input. Every
+10 % it prints each worker's resident memory; at the end the peak, the statuses seen, and whether the goals
+were met: every worker under GOAL_MB, and no answer 5xx. A measurement, not a test: `make soak` (long).
 
     python scripts/soak.py [--requests 20000] [--clients 4] [--seed 1]
 """
@@ -137,8 +137,12 @@ class Visitor:
                     break
                 move = rng.choice(pos.legal_moves())
                 pos, moves = pos.play(move), [*moves, move]
-            page = rng.choice(["/review", "/"])
-            return self.send("GET", f"{page}?{urlencode({'board': spec.key, 'moves': '.'.join(map(str, moves))})}")[0]
+            query = {"board": spec.key, "moves": ".".join(map(str, moves))}
+            if not spec.is_solved() and rng.random() < 0.5:
+                # A piece of a big board's review, as the page fetches it, from any move on.
+                query["start"] = rng.randrange(len(moves))
+                return self.send("GET", f"/review/grades?{urlencode(query)}", htmx=True)[0]
+            return self.send("GET", f"{rng.choice(['/review', '/'])}?{urlencode(query)}")[0]
         if kind == "pages":
             return self.send("GET", rng.choice(["/", "/numbers", "/tournament", "/healthz", "/tree", "/?hint=1"]))[0]
         junk = f"{rng.randrange(10**9)}" + "x" * rng.randrange(0, 3000)

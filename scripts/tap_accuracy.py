@@ -1,11 +1,14 @@
-"""How often a finger's tap lands on the square meant, on 15×15 and 7×7 at phone widths, with and without the
-magnifier that a tap opens on squares too small for a finger (static/app.js).
+"""How often a finger's tap plays the square meant on 15×15 (and 7×7) at phone widths, and how many taps a move takes,
+for each way the game offers to play small squares by touch (static/app.js): a tap that plays at once, the same with
+the page zoomed in with two fingers, and the magnifier a tap opens.
 
-Opens the game in Debian's chromium (the app in this process, on a loopback port) and, for taps spread around
-each square's centre as a finger's are (a normal spread of ``--spread`` CSS pixels on each axis; about 1.5 mm,
+Opens the game in Debian's chromium (the app in this process, on a loopback port) and, for taps spread around each
+square's centre as a finger's are (a normal spread of ``--spread`` CSS pixels on each axis at no zoom; about 1.5 mm,
 8 px, is what studies of touch screens find), asks the page which square lies under each tap
-(``document.elementFromPoint``): on the board itself, and in the magnifier opened on it. Also the one tap the
-issue measured, 12 px to the right of a square's centre. Prints the share of taps on the square meant.
+(``document.elementFromPoint``). Zoomed in by a factor z, the same finger covers 1/z as many of the page's pixels,
+so its spread there is ``--spread`` / z. In the magnifier, the tap that opens it only has to land near the square
+(its 5 × 5 squares hold the one meant when the first tap lands within two squares), and the second is measured on
+the magnifier's own squares. Also the one tap the first report measured, 12 px to the right of a square's centre.
 
     .venv/bin/python scripts/tap_accuracy.py [--spread 8] [--taps 2000]
 """
@@ -27,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from webapp import create_app  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
+ZOOM = 2.0  # two fingers spread once: the board's squares twice as wide on the screen
 
 # For each [square meant, dx, dy]: the square under that point, or -1 off any square. Marks are ignored.
 HITS = """([targets, scope]) => targets.map(([cell, dx, dy]) => {
@@ -42,9 +46,13 @@ def share(hits: list[int], meant: list[int]) -> float:
     return sum(h == m for h, m in zip(hits, meant, strict=True)) / len(meant)
 
 
+def spread_taps(rng: random.Random, meant: list[int], spread: float) -> list[list[float]]:
+    return [[m, rng.gauss(0, spread), rng.gauss(0, spread)] for m in meant]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--spread", type=float, default=8.0, help="the taps' standard deviation, CSS px")
+    parser.add_argument("--spread", type=float, default=8.0, help="the taps' standard deviation, CSS px at no zoom")
     parser.add_argument("--taps", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
@@ -53,8 +61,9 @@ def main() -> int:
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}"
-    print(f"taps spread {args.spread:g} px on each axis; share on the square meant")
-    print("board  width  square  board itself  12 px off   magnifier  12 px off")
+    print(f"taps spread {args.spread:g} px on each axis; on the square meant, and taps a move")
+    print("board  width  square | at once       | zoomed 2×: square, at once | magnifier: square, on target", end="")
+    print(" | 12 px off")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         for key, n in (("15x15", 15), ("7x7", 7)):
@@ -67,25 +76,26 @@ def main() -> int:
                 # Squares away from the edges, so that a tap off the board is not counted against it.
                 inner = [r * n + c for r in range(1, n - 1) for c in range(1, n - 1)]
                 meant = [rng.choice(inner) for _ in range(args.taps)]
-                spread = [[m, rng.gauss(0, args.spread), rng.gauss(0, args.spread)] for m in meant]
-                off = [[m, 12, 0] for m in meant]
                 size = page.locator("#cell-0").bounding_box()["width"]
-                board = share(page.evaluate(HITS, [spread, "#board "]), meant)
-                board_off = share(page.evaluate(HITS, [off, "#board "]), meant)
+                at_once = share(page.evaluate(HITS, [spread_taps(rng, meant, args.spread), "#board "]), meant)
+                zoomed = share(page.evaluate(HITS, [spread_taps(rng, meant, args.spread / ZOOM), "#board "]), meant)
+                off = share(page.evaluate(HITS, [[[m, 12, 0] for m in meant], "#board "]), meant)
+                line = f"{key:6} {width:5}  {size:5.1f}  | {at_once:6.1%}, 1 tap"
+                line += f" | {size * ZOOM:5.1f} px, {zoomed:6.1%}, 1 tap"
                 # The magnifier, opened on the middle square: its 25 squares, each tapped the same way.
                 centre = page.locator(f"#cell-{n * n // 2}").bounding_box()
                 page.touchscreen.tap(centre["x"] + centre["width"] / 2, centre["y"] + centre["height"] / 2)
                 shown = page.locator(".loupe-cell")
                 if shown.count():
                     cells = [int(c) for c in shown.evaluate_all("cs => cs.map(c => c.dataset.cell)")]
+                    loupe_size = shown.first.bounding_box()["width"]
                     aimed = [rng.choice(cells) for _ in range(args.taps)]
-                    spread = [[m, rng.gauss(0, args.spread), rng.gauss(0, args.spread)] for m in aimed]
-                    loupe = share(page.evaluate(HITS, [spread, ".loupe "]), aimed)
+                    loupe = share(page.evaluate(HITS, [spread_taps(rng, aimed, args.spread), ".loupe "]), aimed)
                     loupe_off = share(page.evaluate(HITS, [[[m, 12, 0] for m in aimed], ".loupe "]), aimed)
-                    magnified = f"{loupe:9.1%}  {loupe_off:9.1%}"
+                    line += f" | {loupe_size:4.1f} px, {loupe:6.1%}, 2 taps | {off:6.1%}, magnified {loupe_off:6.1%}"
                 else:
-                    magnified = "(none: squares big enough)"
-                print(f"{key:6} {width:5}  {size:5.1f}  {board:12.1%}  {board_off:9.1%}  {magnified}")
+                    line += f" | (none: squares big enough)          | {off:6.1%}"
+                print(line, flush=True)
                 context.close()
         browser.close()
     server.shutdown()

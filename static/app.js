@@ -5,6 +5,10 @@
   document.documentElement.classList.add("js");
 
   var SLOW_MS = 150; // a move not answered by then shows as on its way (its mark pulses)
+  // A finger that lands on the board this soon after a move appears on it was on its way before: no one answers a
+  // board that fast. Such a tap plays nothing and says nothing, whatever the board, the level or the server's speed.
+  var REACT_MS = 150;
+  var drawnAt = -Infinity; // when the last move drawn on the board appeared (performance.now())
   // A reply not in by then is said to be coming: later than a typical reply (median 0.1 to 0.3 s on 15×15
   // against Hard), so that a quick one never flashes the words.
   var THINKING_MS = 400;
@@ -39,10 +43,11 @@
   }
 
   function say(text) {
-    var message = document.querySelector(".play p.message");
+    // The game page's slot is under its buttons (#slot); a friend game's, under its board.
+    var slot = document.getElementById("slot") || document.querySelector(".play .slot");
+    var message = slot && slot.querySelector("p.message");
     if (!message) {
       // At the end of a game the slot holds Play again, or a question: the message goes above it.
-      var slot = document.querySelector(".play .slot");
       if (!slot) return;
       message = document.createElement("p");
       slot.prepend(message);
@@ -127,6 +132,13 @@
       pressedEarly = false;
       if (!button || !button.form) return;
       var cell = button.closest("#board .cell");
+      if (cell && early && !busy) {
+        // The finger came down while the reply to the move before was on its way, or just as it appeared, and its
+        // click came after: a tap in the same breath, not an answer to a board the player had not seen yet.
+        event.preventDefault();
+        event.stopPropagation();
+        return;
+      }
       if (cell && !busy && wantsLoupe(cell, touched, event.detail)) {
         event.preventDefault();
         event.stopPropagation();
@@ -147,13 +159,6 @@
         }
         waiting = button.id;
         waitingTap = Boolean(cell) && touched === "touch" && event.detail !== 0;
-        return;
-      }
-      if (cell && early) {
-        // The finger came down while the reply to the move before was on its way, and its click only after the
-        // reply was drawn: it was a tap in the same breath, not an answer to a board the player had not seen yet.
-        event.preventDefault();
-        event.stopPropagation();
         return;
       }
       if (cell && !isOpen(cell) && isPlayed(cell)) {
@@ -263,6 +268,7 @@
     busy = true;
     swapping = false;
     wasPlaying = Boolean(board()) && board().getAttribute("data-status") === "playing";
+    plyAsked = board() ? board().getAttribute("data-ply") : null;
   });
 
   // The words of a refusal or failure the server explains (partials/problem.html), without its link.
@@ -293,12 +299,17 @@
     swapping = true;
   });
 
+  var plyAsked = null; // the board's ply when the request left: a different one in the answer is a move drawn
+
   document.addEventListener("htmx:afterSwap", function (event) {
+    if (!inGame(event) || event.target.id !== "play") return;
     // The answer is in: no words about a move on its way over it while it settles.
-    if (inGame(event) && event.target.id === "play" && pending) {
+    if (pending) {
       clearTimeout(pending.timer);
       clearTimeout(pending.words);
     }
+    var shown = board();
+    if (shown && shown.getAttribute("data-ply") !== plyAsked) drawnAt = performance.now();
   });
 
   function settled() {
@@ -306,6 +317,7 @@
     sent = null;
     swapping = false;
     clearPending();
+    markFresh();
     rove();
     celebrate();
     var question = focusAnswer && document.getElementById("confirm-button");
@@ -330,6 +342,18 @@
     button.click();
   }
 
+  // While a move just drawn is too new to answer, the board says so in a class (nothing shows it): a page that
+  // drives the board, as the browser tests do, waits for it to go before it taps.
+  function markFresh() {
+    var shown = board();
+    var left = drawnAt + REACT_MS - performance.now();
+    if (!shown || left <= 0) return;
+    shown.classList.add("is-fresh");
+    setTimeout(function () {
+      shown.classList.remove("is-fresh");
+    }, left);
+  }
+
   document.addEventListener("htmx:afterSettle", function (event) {
     // Fired once for #play and once for each part swapped out of band: count the first only.
     if (inGame(event) && event.target.id === "play") settled();
@@ -342,32 +366,63 @@
 
   // --- a big board by touch: a tap opens the squares around it, magnified, to choose from --------
   // On a phone 15×15's squares are about 20 px wide, and a finger's tap lands on the next square too often. A
-  // tap there opens a window of 5 × 5 squares around it, each 50 px wide, and a tap in it plays (docs/audits.md
-  // says why this and not a zoom or a confirm step). The keyboard, a screen reader and a mouse play the board's
+  // tap there opens a window of 5 × 5 squares around it, each 50 px wide, and a tap in it plays. A player who
+  // prefers one tap a move chooses "plays at once" (kept on this device), and zooms in with two fingers for bigger
+  // squares: a square as wide on the screen as LOUPE_UNDER plays at once whatever the choice (docs/audits.md has
+  // the taps on target and the taps a move of each way). The keyboard, a screen reader and a mouse play the board's
   // own squares at once, as before.
 
-  var LOUPE_UNDER = 34; // squares narrower than this, in CSS pixels, are magnified for a finger
+  var LOUPE_UNDER = 34; // squares narrower than this on the screen, in CSS pixels, are magnified for a finger
+  var SMALL_SQUARES = "small-squares"; // the choice's key in localStorage: "magnify" (the default) or "at-once"
   var SPAN = 5; // squares across the magnifier
   var pointer = ""; // the kind of pointer that pressed last ("touch", "pen", "mouse"), until its click
-  var pressedEarly = false; // it pressed while a move's reply was on its way (see the click above)
+  var pressedEarly = false; // it pressed while a move's reply was on its way, or just as it appeared (REACT_MS)
   var direct = false; // a square is being played from the magnifier
 
   document.addEventListener(
     "pointerdown",
     function (event) {
       pointer = event.pointerType || "";
-      pressedEarly = Boolean(pending);
+      pressedEarly = Boolean(pending) || performance.now() - drawnAt < REACT_MS;
     },
     true
   );
 
   function wantsLoupe(cell, touched, detail) {
     // A click from the keyboard or a screen reader has no pointer before it (and detail 0).
-    if (direct || touched !== "touch" || detail === 0) return false;
+    if (direct || touched !== "touch" || detail === 0 || smallSquares() === "at-once") return false;
     var shown = board();
     if (!shown || shown.getAttribute("data-status") !== "playing" || !cells().some(isOpen)) return false;
-    return cell.getBoundingClientRect().width < LOUPE_UNDER;
+    // Zoomed in with two fingers, a square is that many times wider on the screen than on the page.
+    var zoom = window.visualViewport ? window.visualViewport.scale : 1;
+    return cell.getBoundingClientRect().width * zoom < LOUPE_UNDER;
   }
+
+  function smallSquares() {
+    try {
+      return localStorage.getItem(SMALL_SQUARES) === "at-once" ? "at-once" : "magnify";
+    } catch (error) {
+      return "magnify"; // no storage (a private window's quota): the magnifier, as by default
+    }
+  }
+
+  // The choice's dropdown (in the settings' fold, shown on touch screens) shows what this device keeps, and keeps
+  // what it is given; the server never sees it.
+  function showSmallSquares() {
+    var choice = document.getElementById(SMALL_SQUARES);
+    if (choice) choice.value = smallSquares();
+  }
+
+  document.addEventListener("DOMContentLoaded", showSmallSquares);
+  document.addEventListener("htmx:afterSettle", showSmallSquares);
+  document.addEventListener("change", function (event) {
+    if (!event.target || event.target.id !== SMALL_SQUARES) return;
+    try {
+      localStorage.setItem(SMALL_SQUARES, event.target.value);
+    } catch (error) {
+      // Not kept: the page says nothing, and the choice lasts until it is drawn again.
+    }
+  });
 
   function svgCopy(mark) {
     var copy = mark.cloneNode(true);
@@ -660,14 +715,63 @@
     step.click();
   });
 
+  // The move list stays while a step redraws the board beside it (and a big board's grades arrive into it in
+  // pieces): the move now shown is marked in it here, as the server marks it on a page of its own.
+  function markShown() {
+    var view = document.getElementById("review-view");
+    if (!view) return null;
+    var at = view.getAttribute("data-at");
+    var shown = null;
+    document.querySelectorAll(".review-side .move-list li").forEach(function (item) {
+      var link = item.querySelector("a");
+      if (!link) return;
+      if (item.id === "move-" + at) {
+        link.setAttribute("aria-current", "step");
+        shown = link;
+      } else {
+        link.removeAttribute("aria-current");
+      }
+    });
+    return shown;
+  }
+
   // After a step from the keyboard, or a move chosen in the list, keep the focus on the move now shown, so the
   // keys go on working.
   document.addEventListener("htmx:afterSettle", function (event) {
+    var current = markShown();
     if (!stepping || !event.target || event.target.id !== "review-view") return;
     stepping = false;
-    var current = document.querySelector("#review-view .move-list [aria-current='step']");
     if (current) current.focus();
   });
+
+  // A piece of a big board's grades refused (a busy server: 429, with how long to wait) or lost on its way: the
+  // grader stays, and asks again after the wait, a few times in a row at most.
+  var GRADER_RETRIES = 5;
+  var graderRetried = 0;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var grader = event.detail && event.detail.elt;
+    if (!grader || grader.id !== "review-grader") return;
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status < 400) {
+      graderRetried = 0;
+      return;
+    }
+    event.detail.shouldSwap = false;
+    retryGrader(grader, xhr);
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    var grader = event.detail && event.detail.elt;
+    if (grader && grader.id === "review-grader") retryGrader(grader, null);
+  });
+
+  function retryGrader(grader, xhr) {
+    if (graderRetried >= GRADER_RETRIES) return;
+    graderRetried += 1;
+    var wait = xhr ? parseInt(xhr.getResponseHeader("Retry-After"), 10) : NaN;
+    setTimeout(function () {
+      if (grader.isConnected) htmx.trigger(grader, "retry");
+    }, (wait > 0 ? wait : 2) * 1000);
+  }
 
   // A move chosen in the list: in the review htmx draws it in place; from the game's own list a new page comes,
   // which then puts the focus on that move in its list (without scrolling the board out of view).
@@ -675,7 +779,7 @@
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest(".move-list a");
     if (!link) return;
-    if (link.closest("#review-view")) stepping = true;
+    if (link.closest(".review-side")) stepping = true;
     else {
       try {
         sessionStorage.setItem(CHOSEN, "1");

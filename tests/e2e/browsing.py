@@ -79,14 +79,16 @@ def board(page: Page) -> str:
 
 
 def settled(page: Page) -> None:
-    """Wait until htmx has no answer on its way, swapping or settling: till then the page holds a click for after
-    the answer (app.js), and drops one on a square the answer may have filled, as a person's tap is never that fast."""
-    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
+    """Wait until htmx has no answer on its way, swapping or settling, and the move it drew is no longer too new to
+    answer: till then the page holds a click for after the answer (app.js), and drops a tap on a square, as a
+    person's tap is never that fast."""
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling, #board.is-fresh")).to_have_count(0)
 
 
 def click_cell(page: Page, cell: int) -> None:
-    """Click an empty square and wait for the server's board to have it played."""
+    """Click an empty square once the board takes taps, and wait for the server's board to have it played."""
     n = board_for(board(page)).n
+    settled(page)
     page.get_by_role("button", name=f"{cell_name(cell, n)}, empty").click()
     expect(page.locator("#board")).to_have_attribute("data-board", re.compile(f"^.{{{cell}}}[XO]"))
     expect(page.locator("#board.is-pending")).to_have_count(0)

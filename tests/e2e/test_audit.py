@@ -43,6 +43,10 @@ def test_axe_finds_nothing_in_any_state_of_the_game(audit_page, live_server, axe
     page.get_by_role("button", name="Move values").click()
     expect(page.locator(".value")).not_to_have_count(0)
     axe(page, "move values")
+    # Both at once: a square shows its value and the hint's badge, and its name holds both, in order (WCAG 2.5.3).
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator(".cell .value + .hint-badge")).not_to_have_count(0)
+    axe(page, "move values and a hint")
     settled(page)
     # The computer's square: a tap on the player's own last square is taken as the second of a double tap.
     page.locator("#board .cell.has-o").first.click(force=True)
@@ -95,6 +99,9 @@ def test_axe_finds_nothing_on_the_other_pages(audit_page, live_server, axe, widt
     for path in PAGES:
         page.goto(live_server + path)
         expect(page.get_by_role("heading", level=1)).to_be_visible()
+        if path.startswith("/review?board="):
+            # A big board's grades come in pieces: looked at once all are in, estimates and proofs, with the summary.
+            expect(page.locator("#review-progress")).to_have_text(re.compile(r"^All \d+ moves are graded\.$"))
         axe(page, path)
 
 

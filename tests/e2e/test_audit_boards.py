@@ -30,6 +30,9 @@ def test_axe_finds_nothing_in_a_game_on_a_bigger_board(audit_page, live_server, 
     page.get_by_role("button", name="Move values").click()
     expect(page.locator(".value")).not_to_have_count(0)
     axe(page, f"{key}: move values")
+    page.get_by_role("button", name="Hint").click()
+    expect(page.get_by_text(re.compile(r"^Hint: "))).to_be_visible()
+    axe(page, f"{key}: move values and a hint")
     page.get_by_role("button", name="Move values").click()
     expect(page.locator(".value")).to_have_count(0)
     if key == "15x15" and width == 320:

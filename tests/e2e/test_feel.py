@@ -15,7 +15,9 @@ from browsing import (
     next_held,
     on_first_screen,
     play_out,
+    settled,
     start,
+    unfold,
 )
 from playwright.sync_api import Page, expect
 
@@ -152,6 +154,7 @@ def test_a_busy_server_is_said_beside_the_board_and_nothing_is_lost(page: Page, 
         lambda route: route.fulfill(status=429, headers={"Retry-After": "2"}, content_type="text/html", body=busy),
     )
     empty = before.index(".")
+    settled(page)
     page.get_by_role("button", name=f"{cell_name(empty)}, empty").click()
     expect(page.get_by_role("alert")).to_have_text("The game is busy. Try again in a moment.")
     assert board(page) == before
@@ -450,8 +453,17 @@ def test_without_javascript_the_computers_step_and_nothing_pretends_to_pause(ope
     expect(page.locator("#pause-button")).to_have_count(1)
     expect(page.locator("#pause-button")).to_be_hidden()
     expect(page.get_by_text(re.compile(r"^Keys:"))).to_be_hidden()
+    # What Step does is said beside it, and nothing speaks of the computers playing by themselves.
+    # Said in <noscript>, whose text Playwright's own text matching leaves out: read as the browser draws it.
+    assert page.locator("#slot").evaluate("slot => slot.innerText") == "Step plays the next move, for the side to move."
+    unfold(page)
+    assert "Step, under the board, plays the next move" in page.locator("#level-help").evaluate("e => e.innerText")
+    expect(page.get_by_text(re.compile("two moves a second"))).to_be_hidden()
     page.get_by_role("button", name="Step").click()
     expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    # The move just played: in the status, and marked on the board.
+    expect(page.get_by_role("status")).to_have_text(re.compile(r"^X took .+; O to move\.$"))
+    expect(page.locator("#board .cell.is-last")).to_have_count(1)
 
 
 @pytest.mark.parametrize("side", ["X", "O"])
@@ -468,3 +480,37 @@ def test_a_hint_fits_its_slot_on_a_phone(open_page, live_server, difficulty, sid
         assert box(page, ".slot .message")["height"] <= slot["height"], page.locator(".slot .message").inner_text()
         assert box(page, "#controls") == controls
         click_cell(page, next(i for i, c in enumerate(board(page)) if c == "."))
+
+
+@pytest.mark.parametrize(("key", "level"), [("3x3", "minimax"), ("7x7", "minimax")])
+def test_a_tap_as_the_reply_appears_is_not_played_and_one_a_moment_later_is(open_page, live_server, key, level):
+    # The page's clock is the test's: the reply is drawn, then a tap 30 ms later (meant before it: dropped, nothing
+    # said), then one 200 ms later (an answer to it: played). However fast or slow the server was.
+    page = open_page(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    page.clock.install()
+    start(page, live_server, Board=key, Difficulty=level)
+    held = []
+    page.route("**/move", lambda route: held.append(route))
+    page.locator("#cell-0").tap()
+    reply = next_held(page, held)
+    page.clock.pause_at(page.evaluate("Date.now()") + 1_000)
+    reply.continue_()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    page.unroute("**/move")
+    page.clock.run_for(30)  # htmx settles the answer
+    expect(page.locator("#board.is-fresh")).to_have_count(1)
+    empty = next(i for i, c in enumerate(board(page)) if c == "." and i > 0)
+    square = box(page, f"#cell-{empty}")
+    posted = []
+    page.on("request", lambda request: posted.append(request) if request.url.endswith("/move") else None)
+    x, y = square["x"] + square["width"] / 2, square["y"] + square["height"] / 2 - page.evaluate("scrollY")
+    page.touchscreen.tap(x, y)
+    page.clock.run_for(200)
+    expect(page.locator("#board.is-fresh")).to_have_count(0)
+    page.evaluate("0")  # a round trip, after which any request the tap made has been told
+    assert posted == [] and page.locator(f"#cell-{empty} .mark").count() == 0
+    assert page.locator("#board").get_attribute("data-ply") == "2"
+    expect(page.get_by_role("alert")).to_have_count(0)
+    page.clock.resume()
+    page.touchscreen.tap(x, y)
+    expect(page.locator("#board")).to_have_attribute("data-board", re.compile(f"^.{{{empty}}}X"))

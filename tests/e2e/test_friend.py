@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from browsing import settled
 from live import serve
 from playwright.sync_api import Page, expect
 
@@ -42,6 +43,7 @@ def invite(page: Page, server: str, board: str = "3×3") -> str:
 
 
 def play(page: Page, cell: int, n: int = 3) -> None:
+    settled(page)  # the other side's move, just drawn, takes no tap for 150 ms (app.js)
     page.get_by_role("button", name=f"{cell_name(cell, n)}, empty").click()
 
 
@@ -75,6 +77,7 @@ def test_two_friends_play_a_whole_3x3_game_live_and_a_watcher_cannot_move(open_p
             expect_mark(other, cell, mark)
     expect(status(inviter)).to_have_text("Your friend played the centre. Your turn: you play X.")
     # A watcher's tap is refused and changes nothing.
+    settled(watcher)
     watcher.get_by_role("button", name=f"{cell_name(2)}, empty").click(force=True)  # marked disabled, still a form
     expect(watcher.get_by_role("alert")).to_have_text(re.compile("You are watching this game"))
     expect(watcher.locator("#board")).to_have_attribute("data-board", "XX.OO....")

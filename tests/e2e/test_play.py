@@ -4,7 +4,7 @@ import itertools
 import re
 
 import pytest
-from browsing import DEVICES, board, choose, click_cell, finished, start
+from browsing import DEVICES, board, choose, click_cell, finished, on_first_screen, settled, start
 from playwright.sync_api import Page, expect
 
 from webapp.engine.rules import cell_name
@@ -62,12 +62,17 @@ def test_computer_vs_computer_plays_to_its_end(page: Page, live_server, console_
     shoot(page, "computer-vs-computer-draw")
 
 
-def test_computer_vs_computer_pauses_and_steps(page: Page, live_server, console_errors):
+@pytest.mark.parametrize("device", DEVICES)
+def test_computer_vs_computer_pauses_and_steps(open_page, live_server, device):
+    page = open_page(**DEVICES[device])
     page.goto(live_server + "/")
     choose(page, Mode="cvc")
     # Under way, and far from its end: a move stands for about half a second, which the assertion's polling
     # (up to a second apart) can miss on a busy machine, so no one ply is waited for.
     expect(page.locator("#board")).to_have_attribute("data-ply", re.compile(r"^[1-4]$"))
+    # Pause and Step under the board, on the first screen of a phone or a desktop while the game runs.
+    for button in ("#pause-button", "#step-button"):
+        assert on_first_screen(page, button), button
     page.get_by_role("button", name="Pause").click()
     expect(page.get_by_role("button", name="Resume")).to_be_visible()
     paused_at = int(page.locator("#board").get_attribute("data-ply"))
@@ -141,6 +146,7 @@ def test_a_taken_square_says_so_and_keeps_the_game(page: Page, live_server, shoo
     # A taken square is aria-disabled, not disabled: it still answers a click, with a reason. (The square the
     # player has just played takes a second tap silently: that is a double tap, see test_feel.)
     reply = before.index("O")
+    settled(page)
     page.locator(f"#cell-{reply}").click(force=True)
     expect(page.get_by_role("alert")).to_have_text(f"{cell_name(reply)} is already taken.")
     assert board(page) == before
@@ -275,6 +281,16 @@ def test_each_question_and_each_help_says_what_it_means(open_page, live_server, 
     click_cell(page, 4)
     choose(page, **{"You play": "O"})
     expect(page.get_by_role("alert")).to_contain_text("Start a new game as O? This one will be abandoned.")
+    # The dropdown shows the choice the question asks about; No puts it back, Yes keeps it.
+    expect(page.get_by_role("combobox", name="You play")).to_have_value("O")
+    page.get_by_role("link", name="Keep playing").click()
+    expect(page.get_by_role("combobox", name="You play")).to_have_value("X")
+    choose(page, Mode="hvh")
+    expect(page.get_by_role("alert")).to_contain_text("Start a new Human vs Human game? This one will be abandoned.")
+    expect(page.get_by_role("combobox", name="Mode")).to_have_value("hvh")
+    page.get_by_role("link", name="Keep playing").click()
+    expect(page.get_by_role("combobox", name="Mode")).to_have_value("hvc")
+    choose(page, **{"You play": "O"})
     page.get_by_role("button", name="Start the new game").click()
     expect(page.locator("#board")).to_have_attribute("data-ply", "1")  # the computer opens
     # The computers' help speaks of them, not of "you", and states their pace, here and on a big board.
@@ -282,12 +298,14 @@ def test_each_question_and_each_help_says_what_it_means(open_page, live_server, 
     help_ = page.locator("#level-help")
     expect(help_).to_contain_text("Medium looks one move ahead: it takes a win and blocks one, but can be tricked.")
     expect(help_).not_to_contain_text("you")
-    expect(help_.get_by_text("The computers play about two moves a second.")).to_be_visible()
+    expect(
+        help_.get_by_text("The computers play about two moves a second; Pause, under the board, stops them.")
+    ).to_be_visible()
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         expect(help_).to_be_visible()
     choose(page, Board="15x15")
-    expect(help_.get_by_text("Hard may think for a second a move here")).to_be_visible()
+    expect(help_.get_by_text("Hard thinking for up to a second a move here")).to_be_visible()
 
 
 PACE = """() => {

@@ -30,6 +30,7 @@ def play_first_empty_to_the_end(page: Page) -> str:
         ply = int(page.locator("#board").get_attribute("data-ply"))
         cell = board(page).index(".")
         n = board_for(board(page)).n
+        settled(page)
         page.get_by_role("button", name=f"{cell_name(cell, n)}, empty").click()
         # The move and the reply come together, or the move alone when it ends the game.
         expect(page.locator("#board")).to_have_attribute("data-ply", re.compile(f"^({ply + 1}|{ply + 2})$"))
@@ -205,6 +206,43 @@ def test_a_tap_12_px_off_a_square_on_15x15_still_plays_it(open_page, live_server
     expect(page.locator("#board")).to_have_attribute("data-ply", "2")
 
 
+def test_one_tap_a_move_on_15x15_for_a_player_who_chooses_it_or_zooms_in(open_page, live_server):
+    page = open_page(viewport={"width": 320, "height": 640}, has_touch=True, is_mobile=True)
+    start(page, live_server, Board="15x15", Mode="hvh")
+
+    def tap(name: str) -> None:
+        page.evaluate("window.scrollTo(0, 0)")
+        settled(page)
+        square = page.get_by_role("button", name=name).bounding_box()
+        page.touchscreen.tap(square["x"] + square["width"] / 2, square["y"] + square["height"] / 2)
+
+    # Zoomed in with two fingers (the page's scale, as a pinch sets it), a square wide enough plays at once.
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setPageScaleFactor", {"pageScaleFactor": 2})
+    page.wait_for_function("visualViewport.scale === 2")
+    tap("Row 8, column 8, empty")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    cdp.send("Emulation.setPageScaleFactor", {"pageScaleFactor": 1})
+    page.wait_for_function("visualViewport.scale === 1")
+    # At the page's own size a tap opens the magnifier, unless the player chose one tap a move: kept on the device.
+    tap("Row 1, column 1, empty")
+    expect(page.get_by_role("dialog")).to_be_visible()
+    page.keyboard.press("Escape")
+    fold(page)
+    unfold(page)
+    page.get_by_role("combobox", name="A tap on 15×15’s small squares").select_option("at-once")
+    page.reload()
+    expect(page.locator("#board")).to_have_attribute("data-ply", "1")
+    fold(page)
+    unfold(page)
+    expect(page.get_by_role("combobox", name="A tap on 15×15’s small squares")).to_have_value("at-once")
+    fold(page)
+    tap("Row 1, column 1, empty")
+    expect(page.locator("#board")).to_have_attribute("data-ply", "2")
+    expect(page.get_by_role("dialog")).to_have_count(0)
+
+
 def test_a_tap_made_while_an_answer_is_on_its_way_opens_the_magnifier_once_it_is_drawn(open_page, live_server):
     # A finger lands on the next square as often on a busy page as on an idle one: a tap made while another
     # request's answer comes (here the move values') is held, and then magnified like any other, not played
@@ -299,3 +337,18 @@ def test_the_board_keeps_off_the_edges_of_the_narrowest_phone(open_page, live_se
     drawn = box(page, "#board")
     assert drawn["x"] >= 8 and drawn["x"] + drawn["width"] <= 320 - 8
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
+
+
+def test_a_link_to_a_board_opens_it_and_asks_first_when_a_game_is_under_way(page: Page, live_server):
+    page.goto(live_server + "/?board=7x7")
+    expect(page.locator("#board .cell")).to_have_count(49)
+    expect(page).to_have_url(live_server + "/")
+    click_cell(page, 24)
+    page.goto(live_server + "/?board=15x15")
+    expect(page.get_by_role("alert")).to_contain_text("Start a new 15×15 game? This one will be abandoned.")
+    expect(page.locator("#board .cell")).to_have_count(49)
+    page.get_by_role("button", name="Start the new game").click()
+    expect(page.locator("#board .cell")).to_have_count(225)
+    page.goto(live_server + "/?board=99x99")
+    expect(page.get_by_role("heading", name="This link does not hold a game")).to_be_visible()
+    expect(page.get_by_text("choose 3x3, 4x4, 5x5, 7x7 or 15x15")).to_be_visible()

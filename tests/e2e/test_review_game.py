@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from browsing import DEVICES, choose
+from browsing import DEVICES, choose, settled
 from playwright.sync_api import Page, expect
 
 from webapp.engine.rules import cell_name
@@ -55,6 +55,7 @@ def lose_to_impossible(page: Page) -> None:
         values = analyze(board(page))
         cell = next((c for c, (result, _) in values.items() if result == "loss"), min(values))
         before = page.locator("#board").get_attribute("data-ply")
+        settled(page)
         page.get_by_role("button", name=f"{cell_name(cell)}, empty").click()
         expect(page.locator("#board")).not_to_have_attribute("data-ply", before)
     expect(page.locator("#status")).to_have_text("The computer wins.")
@@ -72,6 +73,7 @@ def start_hvh(page: Page, javascript: bool = True) -> None:
 def play_cells(page: Page, *cells: int) -> None:
     for cell in cells:
         before = page.locator("#board").get_attribute("data-ply")
+        settled(page)
         page.get_by_role("button", name=f"{cell_name(cell)}, empty").click()
         expect(page.locator("#board")).not_to_have_attribute("data-ply", before)
 
@@ -260,20 +262,28 @@ def test_screenshot_of_the_game_with_its_moves_on_a_desktop(open_page, live_serv
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_a_big_boards_review_names_the_move_that_let_the_win_through(open_page, live_server, device):
+def test_a_big_boards_review_grades_in_pieces_and_names_the_move_that_let_the_win_through(
+    open_page, live_server, device
+):
     # 15×15: X builds an open three on row 8 while O plays in the corners; X then makes an open four and five.
     page = open_page(base_url=live_server, **DEVICES[device])
     page.goto("/review?board=15x15&moves=112.0.113.14.114.210.115.224.116")
-    expect(page.locator(".review-summary")).to_have_text(
-        "O's move 6, the bottom-left corner, let X win by force; row 8, column 7 or 11 was better."
+    expect(where(page)).to_have_text("You are looking at move 9 of 9: X row 8, column 12. X wins.")
+    summary = page.locator(".review-summary")
+    expect(summary).to_have_text(
+        "O's move 6, the bottom-left corner, let X win by force; row 8, column 7 or 11 was better. See move 6"
     )
+    moves = page.get_by_role("list", name="Moves")
+    expect(moves.get_by_role("link", name=re.compile(r", (best|good|inaccuracy|mistake|blunder)"))).to_have_count(9)
+    expect(moves.locator(".is-turning")).to_have_accessible_name("6. O bottom-left, mistake, changed the game")
+    expect(moves.get_by_role("link", name="9. X row 8, column 12, best")).to_be_visible()  # proved: five in a row
+    expect(moves.get_by_role("link", name=re.compile(r" by estimate$")).first).to_be_visible()
+    summary.get_by_role("link", name="See move 6").click()
     expect(where(page)).to_have_text("You are looking at move 5 of 9: X row 8, column 10. O to move.")
     expect(page.locator(".review-explain")).to_contain_text("Move 6, O bottom-left, was a mistake")
-    moves = page.get_by_role("list", name="Moves")
-    expect(moves.locator(".is-turning")).to_have_accessible_name("6. O bottom-left, mistake, the turning point")
-    # "best" only where it is proved: the five. O's last move could not stop the open four: not graded.
-    expect(moves.get_by_role("link", name=re.compile(r", best$"))).to_have_count(1)
-    expect(moves.get_by_role("link", name="8. O bottom-right, unclear")).to_be_visible()
+    expect(moves.locator("[aria-current='step']")).to_have_accessible_name(re.compile(r"^5\. X row 8, column 10, "))
+    # The board's rows and columns are numbered, as the words name its squares.
+    expect(page.locator(".review-board .ruler-columns span")).to_have_count(15)
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         expect(page.locator("#board .is-better")).to_have_count(2)

@@ -104,6 +104,7 @@ def test_a_bigger_board_never_moves_and_nothing_shifts(open_page, live_server, k
     click_cell(page, 5)
     click_cell(page, 0)
     steady("after two moves")
+    settled(page)
     page.locator("#cell-5").click(force=True)  # X's square: O's, the last played, is a double tap's
     expect(page.get_by_role("alert")).to_be_visible()
     steady("with a refusal")

@@ -143,9 +143,11 @@ def test_the_numbers_page_shows_4x4_and_cites_every_board(client):
     html = client.get("/numbers").get_data(as_text=True)
     assert "4×4, 4 in a row" in html and "9,722,011" in html and "1,217,977" in html
     assert "over 3,000,000" in html  # the searches stopped at the cap say so
+    # One sentence a board, its names and sources as they are written: the tree says the same.
     for board in BOARDS:
-        assert board.source.capitalize() in html, board.key
-    assert "Allis (1994)" in html and "First player wins" in html
+        assert f"<li>{stats.known(board)}</li>" in html, board.key
+    assert "proved by Allis, 1994" in html and "C. Y. Lee, in Winning Ways" in html
+    assert "15×15, five or more in a row: a win for the first player with perfect play" in html
 
 
 def test_the_numbers_page_says_when_a_board_is_not_counted(client, monkeypatch):

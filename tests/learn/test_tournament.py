@@ -1,5 +1,6 @@
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -109,11 +110,11 @@ def test_the_tournament_page_shows_the_held_out_figures_of_each_board(client, me
     html = client.get("/tournament").get_data(as_text=True)
     assert html.index("7×7, 5 in a row") < html.index("15×15, 5 in a row")
     assert "one of 16 balanced three-stone openings, played once with each colour" in html
-    assert (
-        '<tr><th scope="row">Rapfi at 2,000 nodes <span class="versus">Hard as X</span></th>'
-        "<td>7</td><td>1</td><td>8</td><td>47 %</td></tr>" in html
-    )
-    assert "<td>13</td>" not in html.split("On the bigger boards")[1]  # the dev half's row is not shown
+    # Each opponent named once, with what it is, and one row a board: its games as X and as O, and the points.
+    assert html.count("<dt>Rapfi</dt>") == 1 and "looking at 2,000 positions a move" in html
+    assert re.search(r'<th scope="row">Rapfi</th>\s*<td>7–1–8</td>\s*<td>4–0–12</td>\s*<td>36 %</td>', html)
+    assert "–13</td>" not in html.split("On the bigger boards")[1]  # the dev half's row is not shown
+    assert "Rapfi at" not in html and "nodes" not in html
     assert "Every pairing" in html  # 3×3 is still played here
 
 
@@ -144,3 +145,19 @@ def test_the_rows_show_each_opponent_together_hard_as_x_first(tmp_path):
     path.write_text(json.dumps({"boards": {"15x15": {"suite": "Sixteen openings.", "rows": rows}}}))
     shown = [(r.opponent, r.hard_as) for r in read_strength(path).boards[0].rows]
     assert shown == [("Easy", "X"), ("Easy", "O"), ("MCTS", "X"), ("MCTS", "O")]
+
+
+def test_a_slow_opponent_with_fewer_games_says_so_and_every_opponent_has_a_line(client, measured_at, tmp_path):
+    def row(opponent: str, side: str, wins: int) -> dict:
+        return {"opponent": opponent, "half": "held-out", "hard_as": side, "wins": wins, "draws": 0, "losses": 0}
+
+    rows = [row("MCTS at 10,000 simulations", "X", 1), row("MCTS at 10,000 simulations", "O", 1)]
+    rows += [row("ThreatSpace", "X", 16), row("ThreatSpace", "O", 16)]
+    path = tmp_path / "strength.json"
+    path.write_text(json.dumps({"boards": {"15x15": {"suite": "Sixteen openings.", "rows": rows}}}))
+    measured_at(path)
+    html = client.get("/tournament").get_data(as_text=True)
+    assert html.index("<dt>Threat hunter</dt>") < html.index("<dt>Monte Carlo</dt>")  # the stronger first
+    assert "plays out 10,000 random games" in html
+    assert re.search(r'<th scope="row">Monte Carlo <span class="versus">2 games only: it is slow</span></th>', html)
+    assert '<th scope="row">Threat hunter</th>' in html

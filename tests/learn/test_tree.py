@@ -397,7 +397,8 @@ def test_the_tree_page_takes_a_board_by_its_key_or_its_squares(client):
 def test_the_big_board_tree_page_says_what_is_a_preference(client, monkeypatch):
     fake_search(monkeypatch, proved={}, preferred=(24, 25))
     html = client.get("/tree?board=7x7").get_data(as_text=True)
-    assert "7×7 is not solved" in html and "a preference, not a proof" in html
+    assert "7×7, five in a row: a draw with perfect play, proved by Hsu et al." in html
+    assert "a preference, not a proof" in html
     assert html.count('<p class="tree-preferred">Hard’s choice</p>') == 2 and "The 47 other moves are unclear" in html
     assert 'With best play: <span class="tree-value value-unclear">unclear</span>, not proved' in html
     assert "Show what alpha-beta skips" not in html  # nothing to count there

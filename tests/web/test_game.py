@@ -1,11 +1,14 @@
 import re
+from html.parser import HTMLParser
 
 import pytest
+from flask import render_template
 from support import HX, board_of, page, play, send
 
-from webapp.match import Table, Tally
+from webapp.match import Settings, Table, Tally
 from webapp.solver import candidates
 from webapp.web import state
+from webapp.web.present import game_view
 
 OUT_OF_DATE = "This page is out of date. Reload it and try again."
 STALE = "The game had changed since this page was drawn; here it is as it is now."
@@ -400,8 +403,8 @@ def test_the_hint_agrees_with_the_move_values(client):
     # All nine keep the draw; of the corners the computer would take, one is marked, and the words say so.
     assert marked(html) == ["0"]
     assert "Hint: all draw; the marked corner gives O most ways to slip." in html
-    # What the square shows ("draw" and "Best") is in its name too.
-    assert 'aria-label="Row 1, column 1, empty, draw, Best move"' in html
+    # What the square shows ("draw" and "Best") is in its name too, together and in order, then what it means.
+    assert 'aria-label="Row 1, column 1, empty, draw Best: draw, the best move"' in html
 
 
 def test_undo_at_the_end_then_playing_on_is_said_to_be_practice(client):
@@ -803,3 +806,112 @@ def test_two_tabs_finishing_one_game_two_ways_count_it_once(app, client):
     play(client, 5)  # O completes the middle row in the game the second tab kept
     assert page(client)["status"] == "o-won"
     assert scores_in(app, cookie_jar(client)).of("3x3").hvh == Tally(1, 0, 0)  # the first result stands
+
+
+# --- every square's name holds the words it shows (WCAG 2.5.3) ------------------------------------
+
+
+class Squares(HTMLParser):
+    """Each square of a drawn board: its accessible name, and its text as a browser's textContent has it."""
+
+    def __init__(self):
+        super().__init__()
+        self.found: list[list[str]] = []
+        self.depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "button" and dict(attrs).get("name") == "cell":
+            self.found.append([dict(attrs)["aria-label"], ""])
+            self.depth = 1
+        elif self.depth:
+            self.depth += 1
+
+    def handle_endtag(self, tag):
+        if self.depth:
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if self.depth:
+            self.found[-1][1] += data
+
+
+def words(text: str) -> str:
+    """Text as axe compares a name with what it shows: lower case, without punctuation, spaces made one."""
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+# Positions with moves of both sides, where move values and hints mark squares; and ends with a winning line.
+NAMED = [
+    ("3x3", (4,)),
+    ("3x3", (0, 4, 8)),
+    ("3x3", (0, 3, 1, 4)),
+    ("4x4", (5, 0, 10)),
+    ("5x5", (12, 7)),
+    ("5x5", (12, 6, 13, 7, 14)),
+    ("7x7", (0, 7, 1, 8, 2, 9, 3)),
+    ("7x7", (24, 25, 17)),
+    ("3x3", (0, 3, 1, 4, 2)),
+    ("7x7", (0, 7, 1, 8, 2, 9, 3, 10, 4)),
+]
+
+
+@pytest.mark.parametrize(("key", "moves"), NAMED)
+@pytest.mark.parametrize(("values", "hint"), [(False, False), (True, False), (False, True), (True, True)])
+def test_every_square_is_named_with_the_words_it_shows_in_every_combination(app, key, moves, values, hint):
+    table = Table(Settings(board=key, mode="hvh"), moves=moves, show_values=values)
+    view = game_view(table, hint=hint)
+    with app.test_request_context("/"):
+        html = render_template("partials/board.html", grid=view.grid)
+    squares = Squares()
+    squares.feed(html)
+    assert len(squares.found) == len(view.grid.cells)
+    shown = [(name, text) for name, text in squares.found if text.strip()]
+    if (values or hint) and not view.is_over:
+        assert shown, "something is marked on the board"
+    for name, text in squares.found:
+        assert words(text) in words(name), (name, text)
+
+
+# --- a link to a board -------------------------------------------------------------------------------
+
+
+def test_a_link_to_a_board_opens_a_new_game_on_it(client):
+    response = client.get("/?board=7x7")
+    assert response.status_code == 303 and response.location == "/"
+    assert page(client)["board"] == "." * 49
+    # The same link again changes nothing: the board is the link's already.
+    send(client, "/move", cell=24)
+    assert client.get("/?board=7x7").status_code == 200 and page(client)["board"].count("X") == 1
+
+
+def test_a_link_to_a_board_asks_first_when_a_game_is_under_way(client):
+    play(client, 4)
+    before = page(client)
+    response = client.get("/?board=15x15")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and "Start a new 15×15 game? This one will be abandoned." in html
+    assert '<input type="hidden" name="board" value="15x15">' in html and 'name="confirm" value="1"' in html
+    assert page(client) == before  # nothing changes until the yes
+    # The dropdown shows the board the question asks about.
+    assert '<option value="15x15" selected>' in html
+    send(client, "/new", board="15x15", confirm=1)
+    assert page(client)["board"] == "." * 225
+
+
+@pytest.mark.parametrize("key", ["99x99", "", "7X7", "x" * 500])
+def test_a_link_to_a_board_the_game_does_not_have_says_so(client, key):
+    play(client, 4)
+    before = page(client)
+    response = client.get("/", query_string={"board": key})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and "which this game does not have: choose 3x3, 4x4, 5x5, 7x7 or 15x15" in html
+    assert len(html) < 20_000 and page(client) == before
+
+
+def test_a_question_shows_the_choice_it_asks_about_and_no_puts_the_settings_back(client):
+    play(client, 4)
+    asked = send(client, "/new", mode="hvh", headers=HX).get_data(as_text=True)
+    assert "Start a new Human vs Human game? This one will be abandoned." in asked
+    assert '<option value="hvh" selected>Human vs Human</option>' in asked
+    kept = client.get("/?kept=1", headers=HX).get_data(as_text=True)
+    assert '<option value="hvc" selected>Human vs Computer</option>' in kept and "Start a new" not in kept

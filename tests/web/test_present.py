@@ -139,7 +139,7 @@ def test_move_values_on_a_big_board_show_what_is_proved_and_number_the_searchs_c
     assert shown.cells[4].label == "Row 1, column 5, empty, W1, win in 1 move"  # what it shows, then what it means
     assert [c.index for c in shown.cells if c.value] == [4]  # no "?" on every other square
     # The key names what the board shows, and nothing else.
-    assert shown.hint == "Proved: W1 wins in 1 (moves of both sides)."
+    assert shown.hint == "Proved with best play: W1, a win in 1 move."
     # Beside the board, the threats: X's four on the top row (O's three on the third has the edge at one end).
     assert shown.facts.threats == ("X has a four on row 1, columns 1–4: it makes five at row 1, column 5.",)
     assert shown.facts.forced == ("X, to move, wins at once at row 1, column 5: five in a row.",)

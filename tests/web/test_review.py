@@ -138,7 +138,8 @@ def test_the_live_board_lists_its_moves_and_links_each_position(client):
     assert entries == [("1", "X centre"), ("2", "O top-left"), ("3", "X bottom-right")]
     assert '<a class="move" href="/?moves=4.0.8&amp;at=2">' in moves
     assert 'href="/?moves=4.0.8&amp;at=3" aria-current="step"' in moves
-    assert 'id="step-back" href="/?moves=4.0.8&amp;at=2"' in html
+    # To look back at the position before, read-only: named so, beside Undo, which takes a move back.
+    assert 'id="look-back" href="/?moves=4.0.8&amp;at=2">Look back a move</a>' in html
     assert "Review" not in html
     # The list travels with the board after every move.
     fragment = text(send(client, "/move", cell=2, headers=HX))
@@ -445,31 +446,82 @@ def test_a_position_on_a_big_board_is_drawn_with_its_own_squares_and_links(clien
     assert '<input type="hidden" name="board" value="7x7">' in html  # Play from here
 
 
-def test_the_review_of_a_big_board_grades_only_what_is_proved(client):
-    html = text(client.get(f"/review?board=7x7&moves={RACE_7}"))
-    # O's 10 left X's four open: the one mistake, proved, and the block named; X's five is the one best move.
-    assert "O&#39;s move 8, row 2, column 4, left a four open for X; row 1, column 5 blocked it." in html
-    assert html.count('<span class="grade">mistake</span>') == 1
-    assert html.count('<span class="grade">best</span>') == 1
-    assert html.count('<span class="grade">unclear</span>') == 7
-    for claim in ("blunder</span>", "good</span>"):
-        assert claim not in html
+def test_a_big_boards_review_comes_in_pieces_that_the_page_fetches(client):
+    response = client.get(f"/review?board=7x7&moves={RACE_7}")
+    html = text(response)
+    # At the end of the game, with no grade yet in the list: the page fetches them from the grader's address.
+    assert "You are looking at move 9 of 9" in html and 'class="grade"' not in html
+    grader = re.search(r'<div id="review-grader" hx-get="([^"]+)" hx-trigger="load, retry"', html).group(1)
+    assert grader == f"/review/grades?board=7x7&amp;moves={RACE_7}&amp;start=0"
+    piece = text(client.get(grader.replace("&amp;", "&"), headers=HX))
+    # This short game in one piece: every move's grade into the list, then the summary, which names the move.
+    assert piece.count('hx-swap-oob="true"><a class="move grade-') == 9
+    assert 'id="review-grader"' not in piece and "All 9 moves are graded." in piece
+    assert "O&#39;s move 8, row 2, column 4, left a four open for X; row 1, column 5 blocked it." in piece
+    assert f'href="/review?board=7x7&amp;moves={RACE_7}&amp;at=7"' in piece and ">See move 8</a>" in piece
+    assert 'aria-label="8. O row 2, column 4, mistake, changed the game"' in piece
+    assert 'aria-label="9. X row 1, column 5, best"' in piece  # proved: five in a row
+    assert piece.count(" by estimate") == 7  # the rest: Hard's estimate, and said to be one
+    # The address is for the page's script: a person who follows it gets the review itself.
+    response = client.get(grader.replace("&amp;", "&"))
+    assert response.status_code == 303 and response.location.startswith("/review?board=7x7&")
 
 
-def test_a_big_boards_mistake_and_a_move_not_graded_say_what_is_proved(client):
+def test_a_long_review_goes_on_from_where_the_last_piece_stopped_and_remembers_nothing(client, monkeypatch):
+    import webapp.web.costs
+
+    monkeypatch.setattr(webapp.web.costs, "PIECE_SECONDS", 0.0)  # one move a piece
+    moves = RACE_7
+    first = text(client.get(f"/review/grades?board=7x7&moves={moves}&start=0", headers=HX))
+    assert first.count('<li id="move-') == 1 and "Graded 1 of 9 moves so far." in first
+    assert f'hx-get="/review/grades?board=7x7&amp;moves={moves}&amp;start=1"' in first
+    # The piece after O's mistake carries it on, to the summary, which grades it again rather than trust a link.
+    piece = text(client.get(f"/review/grades?board=7x7&moves={moves}&start=8&turning=8", headers=HX))
+    assert "left a four open for X" in piece and ">See move 8</a>" in piece
+    forged = text(client.get(f"/review/grades?board=7x7&moves={moves}&start=8&turning=3", headers=HX))
+    assert "See move" not in forged and "No one move of O&#39;s lost the game" in forged
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ("board=7x7&moves=0.7&start=2", "start must be a move number from 0 to 1"),
+        ("board=7x7&moves=0.7&start=x", "start must be a move number"),
+        ("board=7x7&moves=0.7&start=0&turning=5", "turning must be a move number from 0 to 2"),
+        ("moves=0.4&start=0", "Only a game on 7×7 or 15×15 is graded in pieces"),
+        ("board=7x7&moves=0.0&start=0", "Move 2 (square 0, row 1, column 1) is on a square already taken"),
+    ],
+)
+def test_a_bad_piece_of_a_review_is_a_400_that_says_why(client, query, words):
+    response = client.get(f"/review/grades?{query}", headers=HX)
+    assert response.status_code == 400 and words in text(response)
+
+
+def test_a_big_boards_moves_say_what_is_proved_and_what_is_estimated(client):
     html = text(client.get(f"/review?board=7x7&moves={RACE_7}&at=7"))
     assert "Move 8, O row 2, column 4, was a mistake: it leaves X&#39;s four open, and X makes five next." in html
     html = text(client.get(f"/review?board=7x7&moves={RACE_7}&at=0"))
-    assert "Move 1, X top-left, is not graded: no forced win is proved here for either side." in html
+    assert re.search(r"Move 1, X top-left, was (good by Hard&#39;s estimate|Hard&#39;s choice too)", html)
+    assert "X&#39;s chance of winning is about " in html
 
 
 def test_the_api_reviews_a_game_on_a_big_board(client):
     body = client.get(f"/api/review?board=7x7&moves={RACE_7.replace('.', ',')}").get_json()
-    assert body["board_size"] == "7x7" and body["status"] == "x-won"
-    assert [move["grade"] for move in body["moves"]] == ["unclear"] * 7 + ["mistake", "best"]
+    assert body["board_size"] == "7x7" and body["status"] == "x-won" and body["next"] is None
+    assert [move["grade"] for move in body["moves"]][7:] == ["mistake", "best"]
     assert body["moves"][7]["value"] == {"result": "loss", "plies": 2}
     assert body["moves"][7]["best"] == {"result": "unclear", "plies": None}
     assert body["moves"][7]["best_cells"] == [4] and body["turning_point"] == 8
+    assert "estimate" not in body["moves"][7] and 0 <= body["moves"][0]["estimate"]["after"] <= 1
+
+
+def test_the_api_reviews_a_long_game_in_pieces(client, monkeypatch):
+    import webapp.web.costs
+
+    monkeypatch.setattr(webapp.web.costs, "PIECE_SECONDS", 0.0)
+    body = client.get(f"/api/review?board=7x7&moves={RACE_7}&start=3").get_json()
+    assert [move["move"] for move in body["moves"]] == [4] and body["next"] == 4
+    assert body["summary"] is None and body["turning_point"] is None
 
 
 def test_the_api_refuses_a_board_it_does_not_have(client):

@@ -7,7 +7,7 @@ same cookie through the routes.
 
 import random
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from flask import session
@@ -479,6 +479,13 @@ def session_after(change, accessed: bool):
 @pytest.mark.parametrize("vary", [None, "HX-Request"])
 def test_the_session_is_saved_with_the_headers_flask_would_send(app, monkeypatch, change, accessed, vary):
     monkeypatch.setattr("itsdangerous.timed.time.time", lambda: 1_800_000_000)  # the same signature's time
+    # And the same expiry date: read from the clock, it moved on a second between the two on a busy machine.
+    expiry = datetime(2027, 1, 1, tzinfo=UTC)
+    monkeypatch.setattr(
+        state.GameSessionInterface,
+        "get_expiration_time",
+        lambda self, app, session: expiry if session.permanent else None,
+    )
     answers = []
     for interface in (state.GameSessionInterface(), FlaskSaving()):
         response = app.response_class("")

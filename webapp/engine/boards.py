@@ -52,8 +52,9 @@ BOARDS: tuple[Board, ...] = (
     Board("3x3", 3, 3, "draw", "every position is solved here", solved=True),
     Board("4x4", 4, 4, "draw", "every position is solved here", solved=True),
     Board("5x5", 5, 4, "draw", "C. Y. Lee, in Winning Ways", solved=True),
-    Board("7x7", 7, 5, "draw", "Hsu et al., Theoretical Computer Science 815 (2020)", solved=False),
-    Board("15x15", 15, 5, "first player wins", "Allis (1994)", solved=False),
+    Board("7x7", 7, 5, "draw", "Hsu et al., Theoretical Computer Science 815, 2020", solved=False),
+    # Free-style gomoku: five or more in a row win (rules.py).
+    Board("15x15", 15, 5, "first player wins", "Allis, 1994", solved=False),
 )
 BY_CELLS = {board.cells: board for board in BOARDS}
 BY_KEY = {board.key: board for board in BOARDS}

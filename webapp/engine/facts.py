@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -203,11 +204,11 @@ def move_notes(board: str, cell: int) -> tuple[str, ...]:
     return tuple(notes)
 
 
-# --- what a whole game's moves did, for its review -------------------------------------------------
-# A review of a 15×15 game may have 225 moves to look at, and one request has under a second: the searches
-# share one budget of nodes (about a third of a second of CPU on the bench machine), each search its own
-# small part of it, and the positions are searched from the end back, where the game was decided.
-REVIEW_NODES = 6_000
+# --- what a game's moves did, for its review ------------------------------------------------------------
+# A review of a 15×15 game may have 225 moves to look at, and one request has under a second: the moves are looked
+# at in order, one at a time (``game_facts`` is a generator), and the caller stops when its time is up and goes on
+# from there in another request. Each search has its own small share of nodes, so that what is found about a move
+# depends on its position alone, whichever request looks at it.
 SEARCH_NODES = 600
 # The moves tried instead of one that let a forced win through, to say which would have been better.
 TRIED = 3
@@ -218,8 +219,7 @@ class MoveFacts:
     """What is proved about one move of a big-board game: the forced wins found before and after it.
 
     ``had`` is the mover's forced win in the position before the move, ``allows`` the opponent's in the
-    position after it: None when none was found, which is no proof that none exists. ``looked`` is False
-    when the budget ran out before every search this move needed was made: then only ``wins`` is known.
+    position after it: None when none was found, which is no proof that none exists.
     """
 
     wins: bool  # the move completes a line
@@ -229,59 +229,34 @@ class MoveFacts:
     better: tuple[
         int, ...
     ]  # with ``allows``: moves tried instead, after which no forced win of the opponent's was found
-    looked: bool
 
 
-def game_facts(n: int, k: int, moves: tuple[int, ...]) -> tuple[MoveFacts, ...]:
-    """What is proved about each move of a legal game on the big n×n board (k in a row), within the budget.
+def game_facts(n: int, k: int, moves: tuple[int, ...], start: int = 0) -> Iterator[MoveFacts]:
+    """What is proved about each move of a legal game on the big n×n board (k in a row), from move ``start`` (0 for
+    the first) on, one move at a time. OutOfBudget if the request's time runs out in the middle of a move.
 
     >>> race = (0, 7, 1, 8, 2, 9, 3, 10, 4)  # 7×7: X fills the top row; O's 10 leaves X's four open
-    >>> facts = game_facts(7, 5, race)
+    >>> facts = list(game_facts(7, 5, race))
     >>> facts[7].allows.plies, facts[7].better, facts[8].wins
     (1, (4,), True)
+    >>> list(game_facts(7, 5, race, 7))[0] == facts[7]  # the same, looked at alone
+    True
     """
-    key = (n, k, moves)
-    if key in _REVIEWED:
-        return _REVIEWED[key]
-    found, timed_out = _game_facts(n, k, moves)
-    # A review is asked for again at each step through it: remembered, unless its request's clock cut it short.
-    if not timed_out:
-        _REVIEWED[key] = found
-        while len(_REVIEWED) > REMEMBERED:
-            del _REVIEWED[next(iter(_REVIEWED))]
-    return found
-
-
-# Bounded: the games come from visitors. A 15×15 game's facts take tens of kilobytes.
-REMEMBERED = 16
-_REVIEWED: dict[tuple[int, int, tuple[int, ...]], tuple[MoveFacts, ...]] = {}
-
-
-def _game_facts(n: int, k: int, moves: tuple[int, ...]) -> tuple[tuple[MoveFacts, ...], bool]:
     game = Gomoku(n, k)
-    completes = []  # before each move: the cells where its mover completes a line
-    for move in moves:
-        completes.append(frozenset(game.completions(game.mover)[0]))
+    for move in moves[:start]:
         game.play(move)
-    meter = Meter(nodes=REVIEW_NODES)
-    found: dict[int, ForcedWin | None] = {}  # moves played -> the forced win of the side to move there
-    kept: dict[int, int | None] = {}
-    better: dict[int, tuple[int, ...]] = {}
-    try:
-        for at in range(len(moves) - 1, -1, -1):
-            game.undo()
-            move, wins = moves[at], moves[at] in completes[at]
-            if at + 1 not in found:
-                found[at + 1] = None if wins or game.stones + 1 == n * n else _after(game, move, meter)
-            had = found[at] = _win_for_mover(game, meter)
-            if had is not None and not wins and move != had.first and found[at + 1] is None:
-                kept[at] = _keeps_win(game, move, meter)
-            if had is None and found[at + 1] is not None:
-                better[at] = _defences(game, move, found[at + 1], meter)
-    except OutOfBudget:
-        pass
-    facts = tuple(_facts_of(moves[at], completes[at], at, found, kept, better) for at in range(len(moves)))
-    return facts, meter.timed_out
+    meter = Meter()
+    had = None if start >= len(moves) else _win_for_mover(game, meter)
+    for move in moves[start:]:
+        wins = move in game.completions(game.mover)[0]
+        allows = None if wins or game.stones + 1 == n * n else _after(game, move, meter)
+        kept = 1 if wins else had.plies if had is not None and move == had.first else None
+        if kept is None and had is not None and allows is None:
+            kept = _keeps_win(game, move, meter)
+        better = _defences(game, move, allows, meter) if had is None and allows is not None else ()
+        yield MoveFacts(wins, had, kept, allows, better)
+        game.play(move)
+        had = allows
 
 
 def _after(game: Gomoku, move: int, meter: Meter) -> ForcedWin | None:
@@ -328,13 +303,3 @@ def _defences(game: Gomoku, move: int, allows: ForcedWin, meter: Meter) -> tuple
         if cell != move and cell not in tried and game.board[cell] == 0:
             tried.append(cell)
     return tuple(cell for cell in tried[:TRIED] if _after(game, cell, meter) is None)
-
-
-def _facts_of(move: int, completes: frozenset, at: int, found: dict, kept: dict, better: dict) -> MoveFacts:
-    had, allows = found.get(at), found.get(at + 1)
-    wins = move in completes
-    plies = 1 if wins else had.plies if had is not None and move == had.first else kept.get(at)
-    needs_kept = had is not None and not wins and move != had.first and allows is None
-    needs_better = had is None and allows is not None
-    looked = at in found and (at in kept or not needs_kept) and (at in better or not needs_better)
-    return MoveFacts(wins, had, plies, allows, better.get(at, ()), looked)

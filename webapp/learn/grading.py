@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-GRADES = ("best", "good", "mistake", "blunder", "unclear")
+# "inaccuracy" only by estimate, on the big boards (big_review.py): a smaller loss than a mistake's.
+GRADES = ("best", "good", "inaccuracy", "mistake", "blunder", "unclear")
 RESULT_RANK = {"loss": 0, "draw": 1, "win": 2}
 GRADE_WORDS = {
     "best": "a best move",
     "good": "a good move",
+    "inaccuracy": "an inaccuracy",
     "mistake": "a mistake",
     "blunder": "a blunder",
     "unclear": "not graded",
@@ -52,11 +54,21 @@ class GradedMove:
     best: Outlook  # what the best move would have kept
     grade: str  # one of GRADES
     best_cells: tuple[int, ...]  # the moves proved to keep ``best``, or on a big board the better moves found
-    why: str = ""  # on a big board, what was proved about it: one of WHY ("" on the solved boards)
+    why: str = ""  # on a big board, what was proved about it, or "estimate": one of big_review.WHY ("" on 3×3 to 5×5)
+    # On a big board, the mover's chance of winning by Hard's estimate (big_review.py): after the move Hard would
+    # have played (the first of ``best_cells``), and after the move played. None where not estimated.
+    before: float | None = None
+    after: float | None = None
+    turned: bool = False  # on a big board, a mistake that changed the game (see big_review.turned)
 
     @property
     def is_error(self) -> bool:
         return self.grade in ("mistake", "blunder")
+
+    @property
+    def is_estimate(self) -> bool:
+        """Whether the grade is Hard's judgement rather than a proof."""
+        return self.why == "estimate"
 
 
 def rank(outlook: Outlook) -> tuple[int, int]:

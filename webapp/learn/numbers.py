@@ -333,3 +333,31 @@ def counted(key: str) -> dict | None:
         return json.loads(census_file(key).read_text())
     except FileNotFoundError:
         return None
+
+
+# --- what is known of each board, said once for every page ------------------------------------------------
+
+RESULTS = {"draw": "a draw", "first player wins": "a win for the first player"}
+COUNTS = {3: "three", 4: "four", 5: "five"}
+
+
+def known(board: Board) -> str:
+    """What is known of ``board`` with perfect play, where that comes from, and whether the computer here plays it
+    perfectly: one statement, the same on the numbers page and in the game tree.
+
+    >>> known(BY_KEY["3x3"])
+    '3×3, three in a row: a draw with perfect play. This game has worked out every position.'
+    >>> known(BY_KEY["15x15"])  # doctest: +NORMALIZE_WHITESPACE
+    '15×15, five or more in a row: a win for the first player with perfect play, proved by Allis, 1994. The
+     computer here does not know that proof: Hard searches ahead under a time limit instead.'
+    """
+    rule = f"{board.name}, {COUNTS[board.k]}{' or more' if board.n == 15 else ''} in a row"
+    value = f"{rule}: {RESULTS[board.known_value]} with perfect play"
+    if board.source == "every position is solved here":
+        return f"{value}. This game has worked out every position."
+    if board.is_solved():
+        return f"{value}, shown by {board.source}. Impossible plays it perfectly here."
+    return (
+        f"{value}, proved by {board.source}. The computer here does not know that proof: Hard searches ahead under "
+        "a time limit instead."
+    )

@@ -5,8 +5,8 @@ as ``4.0.8`` or ``4,0,8``; every move is checked against the rules before anythi
 A game is played on one board of the catalogue (3×3 unless it says otherwise).
 
 On the solved boards (3×3, 4×4, 5×5) every move is graded from ``analyze``. On the big ones a move is
-graded only from the forced wins the engine proves before and after it (big_review.py); every other move
-there is "unclear", never a guess dressed as a proof.
+graded from the forced wins the engine proves before and after it, and otherwise by Hard's estimate, which the
+page calls an estimate (big_review.py); a long game's moves are graded there in pieces (``review_piece``).
 
 >>> game = review(parse_moves("4.1.0.8.6.3.2"))  # O answered the centre on an edge and lost to a fork
 >>> [move.grade for move in game.moves]
@@ -222,15 +222,44 @@ class Review:
 def review(moves: tuple[int, ...], you: str | None = None, board: Board = DEFAULT) -> Review:
     """Grade every move of a checked move list; ``you`` names the side the reader played, if any."""
     seen = positions(moves, board)
-    if board.is_solved():
-        graded = tuple(
-            grade_move(pos, cell, number) for number, (pos, cell) in enumerate(zip(seen, moves, strict=False), 1)
-        )
-    else:
-        graded = big_review.graded_moves(moves, board)
     final = seen[-1]
+    if not board.is_solved():
+        # Every move at once: for the command line, the API's short games and the tests; the page grades in pieces.
+        graded = big_review.graded_moves(moves, board)
+        number = big_review.turning_point(graded, final.winner)
+        turning = graded[number - 1] if number else None
+        return Review(graded, final, turning, big_review.summary(turning, board, you, len(moves), final.winner), board)
+    graded = tuple(
+        grade_move(pos, cell, number) for number, (pos, cell) in enumerate(zip(seen, moves, strict=False), 1)
+    )
     turning = turning_point(graded, final.winner)
     return Review(graded, final, turning, summarise(graded, final, turning, you), board)
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """Some moves of a big board's game graded in one request, and where the review stands after them."""
+
+    moves: tuple[GradedMove, ...]
+    next: int | None  # the number of moves graded so far, where the next piece starts; None once all are
+    turning: int | None  # the number of the move the review points to, as far as the game is graded
+
+
+def review_piece(
+    moves: tuple[int, ...], board: Board, start: int, turning: int | None = None, more=big_review.always
+) -> Piece:
+    """Grade the moves of a checked move list on a big board from move ``start`` (0 for the first), while ``more()``
+    says there is time; ``turning`` is the move the pieces before pointed to (see big_review.turning_point)."""
+    graded = big_review.graded_moves(moves, board, start, more)
+    stop = start + len(graded)
+    winner = positions(moves, board)[-1].winner
+    return Piece(graded, stop if stop < len(moves) else None, big_review.turning_point(graded, winner, turning))
+
+
+def graded_move(moves: tuple[int, ...], board: Board, at: int) -> GradedMove | None:
+    """The grade of move ``at`` + 1 of a checked move list on a big board, alone; None if the time ran out."""
+    graded = big_review.graded_moves(moves, board, at, lambda: False)
+    return graded[0] if graded else None
 
 
 def turning_point(moves: tuple[GradedMove, ...], winner: str | None) -> GradedMove | None:
@@ -242,8 +271,6 @@ def summarise(moves, final: Position, turning: GradedMove | None, you: str | Non
     """One line on what happened, such as "You held the draw until move 4; the top edge let O win."."""
     n = final.geometry.n
     board = board_for(final.board)
-    if not board.is_solved():
-        return big_review.summary(moves, board, turning, you)
 
     def name(side: str) -> str:
         return "you" if side == you else side
@@ -368,6 +395,8 @@ class MoveItem:
     mover: str
     spot: str
     grade: str = ""
+    estimate: bool = False  # the grade is Hard's estimate, not a proof (a big board's)
+    turned: bool = False  # a big board's mistake that changed the game
 
     @property
     def words(self) -> str:
@@ -375,16 +404,22 @@ class MoveItem:
 
 
 def move_list(moves: tuple[int, ...], graded: tuple[GradedMove, ...] = (), n: int = 3) -> tuple[MoveItem, ...]:
-    """Every move, numbered 1, 2, 3… with its mover, as the review, the status and ``at=`` in a link count them.
+    """Every move, numbered 1, 2, 3… with its mover, as the review, the status and ``at=`` in a link count them;
+    those in ``graded`` (any of the game's moves) with their grades.
 
     >>> [item.words for item in move_list((4, 0, 8))]
     ['1. X centre', '2. O top-left', '3. X bottom-right']
     """
-    grades = [move.grade for move in graded] + [""] * (len(moves) - len(graded))
-    return tuple(
-        MoveItem(number, "X" if number % 2 else "O", spot(cell, n), grades[number - 1])
-        for number, cell in enumerate(moves, 1)
-    )
+    grades = {move.number: move for move in graded}
+    items = []
+    for number, cell in enumerate(moves, 1):
+        move = grades.get(number)
+        mover, where = "X" if number % 2 else "O", spot(cell, n)
+        if move is None:
+            items.append(MoveItem(number, mover, where))
+        else:
+            items.append(MoveItem(number, mover, where, move.grade, move.is_estimate, move.turned))
+    return tuple(items)
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,9 +448,9 @@ def board_cells(pos: Position, last: int | None, next_move: GradedMove | None = 
         if index == last:
             words.append("the last move")
         if played:
-            words.append(f"played next, {GRADE_WORDS[played]}")
+            words.append(f"played next, {GRADE_WORDS[played]}{', by estimate' if next_move.is_estimate else ''}")
         if better:
-            words.append("a better move")
+            words.append("Hard's choice" if next_move.is_estimate else "a better move")
         cells.append(BoardCell(index, mark, ", ".join(words), index == last, index in pos.winning_line, played, better))
     return tuple(cells)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -125,12 +126,97 @@ class Measurement:
     suite: str
     rows: tuple[Measured, ...]
 
+    @property
+    def versus(self) -> tuple[Versus, ...]:
+        return versus(self.rows)
+
+    @property
+    def most_games(self) -> int:
+        """The most games Hard played any one opponent here: a slow opponent may have played fewer."""
+        return max((v.games for v in self.versus), default=0)
+
+
+@dataclass(frozen=True, slots=True)
+class Versus:
+    """Hard's record against one opponent on one board: as X, as O, and the points of both together."""
+
+    opponent: str  # as the page names it (see OPPONENTS)
+    as_x: Measured | None
+    as_o: Measured | None
+
+    @property
+    def games(self) -> int:
+        return sum(side.games for side in (self.as_x, self.as_o) if side)
+
+    @property
+    def points(self) -> int:
+        """The share of the points over both colours, in whole per cent.
+
+        >>> Versus("Easy", Measured("Easy", "X", 3, 1, 0), Measured("Easy", "O", 0, 0, 4)).points
+        44
+        """
+        sides = [side for side in (self.as_x, self.as_o) if side]
+        won = sum(side.wins + side.draws / 2 for side in sides)
+        return round(100 * won / self.games)
+
+
+# What the page calls each opponent of the strength file, found by the start of its name there, and what it is in a
+# line; {budget} is the number the file's name gives ("Rapfi at 2,000 nodes"). The page lists them in this order,
+# the strongest first.
+OPPONENTS = {
+    "Rapfi": ("Rapfi", "one of the strongest gomoku programs, held back here to looking at {budget} positions a move."),
+    "ThreatSpace": ("Threat hunter", "looks for a chain of fours and threes that wins by force, else a rule of thumb."),
+    "MCTS": ("Monte Carlo", "plays out {budget} random games from each position and keeps the move that won most."),
+    "Medium": ("Medium", "this game's own level: it looks one move ahead."),
+    "Easy": ("Easy", "this game's own level: it plays anywhere."),
+}
+
+
+def opponent(name: str) -> tuple[str, str]:
+    """The page's name for an opponent of the strength file, and what it is in a line.
+
+    >>> opponent("Rapfi at 2,000 nodes")
+    ('Rapfi', 'one of the strongest gomoku programs, held back here to looking at 2,000 positions a move.')
+    >>> opponent("Someone else")
+    ('Someone else', '')
+    """
+    for start, (shown, about) in OPPONENTS.items():
+        if name.startswith(start):
+            budget = re.search(r" at ([\d,]+)", name)
+            return shown, about.format(budget=budget.group(1) if budget else "some")
+    return name, ""
+
 
 @dataclass(frozen=True, slots=True)
 class Strength:
     """The measured boards, in the catalogue's order."""
 
     boards: tuple[Measurement, ...]
+
+    @property
+    def opponents(self) -> tuple[tuple[str, str], ...]:
+        """Each opponent once, as the page names it, with what it is: in the order the boards first name them."""
+        found: dict[str, str] = {}
+        for board in self.boards:
+            for row in board.rows:
+                found.setdefault(*opponent(row.opponent))
+        return tuple(sorted(found.items(), key=lambda item: _rank(item[0])))
+
+
+def versus(rows: tuple[Measured, ...]) -> tuple[Versus, ...]:
+    """One board's rows, one an opponent, its games as X and as O together, in OPPONENTS' order."""
+    found: dict[str, Versus] = {}
+    for row in rows:
+        name = opponent(row.opponent)[0]
+        was = found.get(name, Versus(name, None, None))
+        found[name] = Versus(name, row if row.hard_as == "X" else was.as_x, row if row.hard_as == "O" else was.as_o)
+    return tuple(sorted(found.values(), key=lambda v: _rank(v.opponent)))
+
+
+def _rank(name: str) -> int:
+    """Where an opponent the page names comes in OPPONENTS' order; one it does not know, after them."""
+    shown = [shown for shown, _ in OPPONENTS.values()]
+    return shown.index(name) if name in shown else len(shown)
 
 
 def read_strength(path: Path) -> Strength | None:

@@ -6,13 +6,15 @@ import json
 
 from flask import Blueprint, abort, request
 
+from webapp.engine import pacing
 from webapp.engine.boards import BOARDS, position
-from webapp.learn.review import MoveListError, parse_moves, review
+from webapp.learn import big_review
+from webapp.learn.review import MoveListError, parse_moves, positions, review, review_piece
 from webapp.solver import LEVELS, analyze, choose_move
-from webapp.web import randomness
+from webapp.web import costs, randomness
 from webapp.web.errors import refuse
 from webapp.web.present import status_of
-from webapp.web.review import MOVES_HELP, LinkError, linked_board
+from webapp.web.review import MOVES_HELP, LinkError, linked_board, piece_start
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -77,31 +79,53 @@ def move():
 
 @bp.get("/review")
 def review_game():
+    """A game's review. On 7×7 and 15×15 the moves are graded in pieces: as many as fit in one request from move
+    ``start`` (0 by default), with ``next`` saying where the next request starts (null once the last is graded);
+    the summary and the turning point come only with a review done in one request."""
     text = request.args.get("moves")
     if text is None:
         abort(400, description=f"Give the game to review: {MOVES_HELP}.")
     try:
         board = linked_board(request.args)
         moves = parse_moves(text, board)
+        start = piece_start(request.args, len(moves))[0] if "start" in request.args else 0
     except (MoveListError, LinkError) as error:
         abort(400, description=str(error))
-    game = review(moves, board=board)
+    final = positions(moves, board)[-1]
+    if board.is_solved() or not moves:
+        game = review(moves, board=board)
+        graded, following, turning, summary = game.moves, None, game.turning, game.summary
+    else:
+        pace = pacing.current()
+        began = pace.clock()
+        piece = review_piece(moves, board, start, more=lambda: pace.clock() - began < costs.PIECE_SECONDS)
+        graded, following = piece.moves, piece.next
+        turning = summary = None
+        if start == 0 and following is None:  # the whole game in one piece
+            turning = graded[piece.turning - 1] if piece.turning else None
+            summary = big_review.summary(turning, board, None, len(moves), final.winner)
     return {
         "board_size": board.key,
-        "moves": [
-            {
-                "move": move.number,
-                "cell": move.cell,
-                "mover": move.mover,
-                "value": {"result": move.value.result, "plies": move.value.plies},
-                "best": {"result": move.best.result, "plies": move.best.plies},
-                "grade": move.grade,
-                "best_cells": list(move.best_cells),
-            }
-            for move in game.moves
-        ],
-        "board": game.final.board,
-        "status": status_of(game.final),
-        "turning_point": game.turning.number if game.turning else None,
-        "summary": game.summary,
+        "moves": [graded_move(move) for move in graded],
+        "next": following,
+        "board": final.board,
+        "status": status_of(final),
+        "turning_point": turning.number if turning else None,
+        "summary": summary,
     }
+
+
+def graded_move(move) -> dict:
+    found = {
+        "move": move.number,
+        "cell": move.cell,
+        "mover": move.mover,
+        "value": {"result": move.value.result, "plies": move.value.plies},
+        "best": {"result": move.best.result, "plies": move.best.plies},
+        "grade": move.grade,
+        "best_cells": list(move.best_cells),
+    }
+    if move.is_estimate:
+        # Hard's judgement, not a proof: the mover's chance of winning after Hard's move and after the move played.
+        found["estimate"] = {"before": round(move.before, 3), "after": round(move.after, 3)}
+    return found

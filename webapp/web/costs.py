@@ -37,6 +37,9 @@ REQUEST_SECONDS = 0.8
 # The game tree's searches together: a tree page also draws every child of every node it opens, and at 0.65 s a
 # cold 15×15 tree reached 1.00 s on a slow, busy machine.
 TREE_SECONDS = 0.5
+# A piece of a big board's review grades moves until its searches have taken this long (a move takes 10 to 150 ms):
+# the rest of the request's second is drawing the piece, and the move in hand when the time came.
+PIECE_SECONDS = 0.35
 
 
 class RequestClock:

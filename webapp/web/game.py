@@ -27,9 +27,17 @@ from webapp.match import (
 from webapp.web import friend, friend_store, randomness, state
 from webapp.web.forms import FormError, optional_choice, whole_number
 from webapp.web.headers import vary_on
-from webapp.web.present import Confirmation, board_rule, controls_state, game_view, score_view
+from webapp.web.present import (
+    ANSWERS,
+    Confirmation,
+    board_rule,
+    controls_state,
+    game_view,
+    question_words,
+    score_view,
+)
 from webapp.web.rendering import is_htmx, page_or_fragment
-from webapp.web.review import shared_position
+from webapp.web.review import LinkError, link_problem, linked_board, shared_position
 
 bp = Blueprint("game", __name__)
 
@@ -75,6 +83,7 @@ def respond(
     is_error: bool = False,
     confirm: Confirmation | None = None,
     status: int = 200,
+    redraw: bool = False,
 ):
     """The one place that decides what a request gets back.
 
@@ -83,7 +92,8 @@ def respond(
     its message in the session; a question that waits for a yes is the one POST answered with a page.
     The controls and the score are only sent again when they change (``previous`` is the table
     before the request): a click queued on a control is not lost to a redraw, and a move does not
-    pay for drawing what it left alone.
+    pay for drawing what it left alone. While a question waits for a yes, the settings show the choice it asks
+    about; ``redraw`` sends them again as they are (the answer No).
     """
     if error is not None:
         status = 409 if isinstance(error, ConflictError | IllegalMoveError) else 400
@@ -108,6 +118,8 @@ def respond(
         # Nor for the big boards, whose positions seldom recur (see present.REMEMBERED_UP_TO).
         pure=message is None and confirm is None and game.grid.is_remembered,
         settings=table.settings,
+        # What the settings' dropdowns show: the choice a question waits on, else the game's own.
+        choice=asked_settings(table, confirm),
         game=game,
         moves=table.moves,
         digest=table.digest,
@@ -117,12 +129,20 @@ def respond(
         controls=controls,
         controls_changed=previous is None or controls_state(previous) != controls,
         score=score if previous is None or score_view(previous) != score else None,
-        setup_changed=previous is not None and setup_is_stale(previous, table, confirm),
+        setup_changed=redraw or (previous is not None and setup_is_stale(previous, table, confirm)),
         settings_changed=previous is not None and previous.settings != table.settings,
     )
 
 
 SETTING_FIELDS = ("board", "mode", "human", "difficulty", "x_level", "o_level")
+
+
+def asked_settings(table: Table, confirm: Confirmation | None) -> Settings:
+    """The settings a question about a new game asks about (its fields were checked before it was asked); the
+    game's own settings when there is no such question."""
+    if confirm is None or confirm.endpoint != "game.new":
+        return table.settings
+    return replace(table.settings, **{name: value for name, value in confirm.fields if name in SETTING_FIELDS})
 
 
 def setup_is_stale(previous: Table, table: Table, confirm: Confirmation | None) -> bool:
@@ -193,8 +213,38 @@ def repeated(table: Table) -> bool:
 def index():
     if "moves" in request.args:
         return shared_position()  # a position from a link, shown read-only
+    if "board" in request.args:
+        return open_board()
     loaded = state.load()
-    return respond(loaded.table, message=loaded.notice, is_error=loaded.notice_is_error, hint="hint" in request.args)
+    return respond(
+        loaded.table,
+        message=loaded.notice,
+        is_error=loaded.notice_is_error,
+        hint="hint" in request.args,
+        redraw="kept" in request.args,  # No to a question: the settings go back to the game's own
+    )
+
+
+def open_board():
+    """A link to a board, such as /?board=7x7: a new game on it, asking first if a game is under way there."""
+    try:
+        board = linked_board(request.args)
+    except LinkError as error:
+        return link_problem(error)
+    loaded = state.load()
+    table = loaded.table
+    if table.settings.board == board.key and not (table.moves and table.position.is_over()):
+        return respond(table, message=loaded.notice, is_error=loaded.notice_is_error)
+    if table.is_in_progress():
+        # Nothing changes until the yes: the question's form starts the game with the link's board.
+        fields = (("board", board.key),)
+        question = question_words(table, "game.new", dict(fields))
+        return respond(table, confirm=Confirmation(question, "game.new", fields, ANSWERS["game.new"]))
+    fresh = table.new_game(replace(table.settings, board=board.key), randomness.for_request(table))
+    state.save(fresh)
+    response = redirect(url_for("game.index"), 303)
+    vary_on(response, "HX-Request")
+    return response
 
 
 @bp.post("/move")

@@ -42,7 +42,7 @@ def explored(board: str, path: tuple[int, ...], *, open_last: bool = True) -> Tr
         refuse(error)
 
 
-TREE_CONTEXT = {"boards": BOARDS, "count_empties": COUNT_EMPTIES, "names": numbers.NAMES}
+TREE_CONTEXT = {"boards": BOARDS, "count_empties": COUNT_EMPTIES, "names": numbers.NAMES, "known": numbers.known}
 
 
 @bp.get("/tree")
@@ -73,7 +73,14 @@ def figures() -> dict:
     )
     # Bigger boards are counted ahead of time (numbers.write_counts); a missing file is said so on the page.
     bigger = [(board, numbers.counted(board.key)) for board in numbers.COUNTED_BOARDS]
-    return {"numbers": found, "chart": chart, "bigger": bigger, "boards": BOARDS, "names": numbers.NAMES}
+    return {
+        "numbers": found,
+        "chart": chart,
+        "bigger": bigger,
+        "boards": BOARDS,
+        "names": numbers.NAMES,
+        "known": numbers.known,
+    }
 
 
 @bp.get("/numbers")

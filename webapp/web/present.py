@@ -250,14 +250,24 @@ def values_key(grid: Grid) -> str:
     shown = [cell for cell in grid.cells if cell.value]
     if grid.n <= WORDY_UP_TO and shown:
         return VALUES_KEY
+    # Each short form said in words once, as the squares name it: "W3, a win in 3 moves of both sides; D, a draw".
     parts = []
     for result in ("win", "draw", "loss"):
         example = next((cell for cell in shown if cell.result == result), None)
-        if example is not None:
+        if example is None:
+            continue
+        if result == "draw":
+            parts.append(f"{example.value}, a draw")
+        elif example.value[1:] == "1":
+            parts.append(f"{example.value}, a {result} in 1 move")
+        else:
+            # Said once, at the first value that counts moves.
+            counted = any(" moves of both sides" in part for part in parts)
             parts.append(
-                f"{example.value} {SPELLED[result]}" + ("" if result == "draw" else f" in {example.value[1:]}")
+                f"{example.value}, a {result} in {example.value[1:]} moves{'' if counted else ' of both sides'}"
             )
-    key = [f"Proved: {', '.join(parts)} (moves of both sides)."] if parts else []
+    lead = "Move values with best play" if grid.n <= BIGGEST_SOLVED else "Proved with best play"
+    key = [f"{lead}: {'; '.join(parts)}."] if parts else []
     if grid.n > BIGGEST_SOLVED:
         key.append(_unmarked(grid, shown))
     ranks = sorted(cell.choice for cell in shown if cell.choice)
@@ -290,20 +300,25 @@ def _cell(index, n, mark, value, is_pick, is_proved, is_winning, is_last, is_pre
         label += ", last move"
     elif is_previous:
         label += ", the move before"
-    words = result = ""
+    words = result = said = ""
     choice = 0
     if value and value[0] == "choice":
         choice = value[1]
         words, result = str(choice), "choice"
-        label += f", {choice}: the search's {ORDINALS[choice - 1]} choice, not proved"
+        said = f"the search's {ORDINALS[choice - 1]} choice, not proved"
     elif value:
         result, plies = value
         words = _value_words(result, plies, n)
         said = result if result in ("draw", UNCLEAR) else f"{result} in {plies} {'move' if plies == 1 else 'moves'}"
-        # The name holds what the square shows (WCAG 2.5.3): a short form ("W3") comes first, then its meaning.
-        label += f", {said}" if said.startswith(words) else f", {words}, {said}"
-    if is_pick:
-        # The square shows "Best" (or "Pick"): its name says it too, that word first.
+    # The name holds the words the square shows, in their order and together (WCAG 2.5.3), then what they mean:
+    # "W3, win in 3 moves"; "Best move"; with both, "draw Best: draw, the best move".
+    badge = ("Best" if is_proved else "Pick") if is_pick else ""
+    meant = ("the best move" if is_proved else "the search's choice, not proved") if is_pick else ""
+    if words and badge:
+        label += f", {words} {badge}: {said}" + ("" if choice and not is_proved else f", {meant}")
+    elif words:
+        label += f", {said}" if said.startswith(words) else f", {words}: {said}" if choice else f", {words}, {said}"
+    elif badge:
         label += ", Best move" if is_proved else ", Pick: the search's choice, not proved"
     return CellView(index, mark, label, words, result, is_pick, is_proved, is_winning, is_last, is_previous, choice)
 

@@ -4,27 +4,31 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask import Blueprint, current_app, redirect, request, url_for
+from flask import Blueprint, abort, current_app, redirect, request, url_for
 
+from webapp.engine import pacing
 from webapp.engine.boards import BOARDS, BY_KEY, DEFAULT, Board
 from webapp.engine.rules import GameOverError, Position
+from webapp.learn import big_review
 from webapp.learn.review import (
     MoveListError,
     board_cells,
     echo,
     explain,
     format_moves,
+    graded_move,
     line_to,
     move_list,
     parse_moves,
     positions,
     review,
+    review_piece,
 )
 from webapp.learn.squares import spot
 from webapp.match import LEVEL_NAMES, Settings, StaleBoardError, Table, check_difficulty
 from webapp.solver import LEVELS
-from webapp.web import randomness, state
-from webapp.web.rendering import page_or_fragment
+from webapp.web import costs, randomness, state
+from webapp.web.rendering import is_htmx, page_or_fragment
 
 bp = Blueprint("review", __name__)
 
@@ -105,22 +109,33 @@ def read_link() -> tuple[Board, tuple[int, ...], int | None]:
     return board, moves, int(at)
 
 
+def reader(moves: tuple[int, ...], final: Position) -> str | None:
+    """The side the visitor played, when the link is their own game against the computer on the same board."""
+    table = state.load().table
+    own = table.settings.mode == "hvc" and table.moves == moves and table.position.board == final.board
+    return table.settings.human if own else None
+
+
 def show_game(graded: bool):
-    """The review (``graded``) or the plain move history of a link, read-only, at the move it names."""
+    """The review (``graded``) or the plain move history of a link, read-only, at the move it names.
+
+    On 3×3 to 5×5 the whole review is worked out at once. A big board's grades come in pieces that the page
+    fetches (``grades``); this request grades only the move played next from the position shown.
+    """
     try:
         board, moves, at = read_link()
     except ValueError as error:
         return link_problem(error)
     table = state.load().table
     seen = positions(moves, board)
-    # "You" only when the link is the visitor's own game against the computer, on the same board.
-    own = table.settings.mode == "hvc" and table.moves == moves and table.position.board == seen[-1].board
-    you = table.settings.human if own else None
-    game = review(moves, you, board) if graded else None
+    you = reader(moves, seen[-1])
+    game = review(moves, you, board) if graded and board.is_solved() else None
     if at is None:
         at = game.turning.number - 1 if game and game.turning else len(moves)
     pos = seen[at]
-    next_move = game.moves[at] if game and at < len(moves) else None
+    next_move = None
+    if graded and at < len(moves):
+        next_move = game.moves[at] if game else graded_move(moves, board, at)
     moves_text = format_moves(moves)
     endpoint = "review.review_page" if graded else "game.index"
     key = board_key(board)
@@ -141,10 +156,71 @@ def show_game(graded: bool):
         previous=moves[at - 2] if at > 1 else None,
         items=move_list(moves, game.moves if game else (), board.n),
         game=game,
+        # A big board's review: its grades come in pieces, from this address (see grades).
+        grader=url_for("review.grades", board=key, moves=moves_text, start=0) if graded and game is None else None,
         explanation=explain(next_move, board.n) if next_move else "",
         link=share_link(url_for(endpoint, board=key, moves=moves_text or None, at=at if at != len(moves) else None)),
         # A visitor with a game of their own goes back to it; one who came by a link has none yet.
         has_game=bool(table.moves),
+    )
+
+
+def piece_start(args, total: int) -> tuple[int, int | None]:
+    """The ``start`` (moves already graded) and ``turning`` (the move the review points to so far) of a piece."""
+    found = []
+    for name, most in (("start", total - 1), ("turning", total)):
+        text = args.get(name)
+        if text is None and name == "turning":
+            found.append(None)
+            continue
+        if not (text and text.isascii() and text.isdigit() and len(text) <= 3 and 0 <= int(text) <= most):
+            raise LinkError(f"The review's {name} must be a move number from 0 to {most}.")
+        found.append(int(text))
+    return found[0], found[1] or None
+
+
+@bp.get("/review/grades")
+def grades():
+    """The next piece of a big board's review: the grades of as many moves as fit in PIECE_SECONDS, for htmx to put
+    into the move list, then the address of the next piece, or the summary once every move is graded.
+
+    Nothing is kept between pieces: each says where the next begins and which move the review points to so far."""
+    if not is_htmx():
+        # The pieces are for the page's script; a person who follows the address gets the review itself.
+        return redirect(url_for("review.review_page", **request.args.to_dict()), 303)
+    try:
+        board, moves, _ = read_link()
+        if board.is_solved() or not moves:
+            raise LinkError("Only a game on 7×7 or 15×15 is graded in pieces, and it needs a move at least.")
+        start, turning = piece_start(request.args, len(moves))
+    except ValueError as error:
+        abort(400, description=str(error))
+    pace = pacing.current()
+    began = pace.clock()
+    piece = review_piece(moves, board, start, turning, lambda: pace.clock() - began < costs.PIECE_SECONDS)
+    final = positions(moves, board)[-1]
+    summary = pointed = None
+    if piece.next is None:
+        # The move the pieces pointed to is graded again, not taken on trust from the address.
+        pointed = graded_move(moves, board, piece.turning - 1) if piece.turning else None
+        if pointed is not None and not pointed.turned:
+            pointed = None
+        summary = big_review.summary(pointed, board, reader(moves, final), len(moves), final.winner)
+    key, moves_text = board_key(board), format_moves(moves)
+    return page_or_fragment(
+        "review.html",
+        "partials/review_grades.html",
+        board=board,
+        board_param=key,
+        moves_text=moves_text,
+        items=move_list(moves, piece.moves, board.n)[start : start + len(piece.moves)],
+        graded_count=start + len(piece.moves),
+        total=len(moves),
+        summary=summary,
+        pointed=pointed.number if summary and pointed else None,
+        grader=None
+        if piece.next is None
+        else url_for("review.grades", board=key, moves=moves_text, start=piece.next, turning=piece.turning),
     )
 
 
