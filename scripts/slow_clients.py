@@ -8,8 +8,11 @@ in a process of their own:
 * ``stalled-heads``: 9,000 connections each send a head of 16,000 bytes, just under the cap, then a byte
   every 8 s, never the blank line; one the server closes is opened again at once;
 * ``slow-bodies``: 6,000 connections each send a complete head declaring a body of 65,000 bytes (half a
-  form to ``POST /move``, half JSON to ``POST /api/move``), 60 KB of it, then a byte every 8 s; one the server
-  closes is opened again at once.
+  form to ``POST /move``, half JSON to ``POST /api/move``), 60 KB of it, then a byte every 8 s, as issue 57's
+  attacker did; the server refuses them at once (413), and they are not opened again, so that the measure
+  is of what a refused body leaves behind, not of how fast one machine can open connections;
+* ``bodies-under-the-cap``: the same, but each declares 4,000 bytes, within the cap, and sends 3,900 of
+  them before it trickles; one the server closes is opened again at once.
 
 Each attack holds for ``--seconds`` while /healthz is probed every half second and each worker's memory
 sampled, then its clients close and the memory is read again 10 s later. Prints, per attack, the slowest
@@ -50,21 +53,24 @@ def stalled_head() -> tuple[bytes, bool]:
     return start + b"a" * (16_000 - len(start)), True
 
 
-def slow_body(n: int) -> tuple[bytes, bool]:
+def slow_body(n: int, declared: int = 65_000, sent: int = 60 * 1024) -> tuple[bytes, bool]:
     path, kind = ("/move", "application/x-www-form-urlencoded") if n % 2 else ("/api/move", "application/json")
-    head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {kind}\r\nContent-Length: 65000\r\n\r\n"
-    return head.encode() + b"a" * 60 * 1024, True
+    head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {kind}\r\nContent-Length: {declared}\r\n\r\n"
+    return head.encode() + b"a" * sent, True
 
 
+# Each attack: its connections, what each sends, and whether one the server closes is opened again.
 ATTACKS = {
-    "big-heads": (600, lambda n: big_head()),
-    "stalled-heads": (9000, lambda n: stalled_head()),
-    "slow-bodies": (6000, slow_body),
+    "big-heads": (600, lambda n: big_head(), False),
+    "stalled-heads": (9000, lambda n: stalled_head(), True),
+    "slow-bodies": (6000, slow_body, False),
+    "bodies-under-the-cap": (6000, lambda n: slow_body(n, declared=4000, sent=3900), True),
 }
 
 
-async def client(port: int, n: int, make, stop: asyncio.Event, answers: collections.Counter) -> None:
-    """One client: send its unfinished request, trickle if told to, and start again whenever the server closes."""
+async def client(port: int, n: int, name: str, stop: asyncio.Event, answers: collections.Counter) -> None:
+    """One client: send its unfinished request, trickle if told to, and open again when closed if its attack does."""
+    _, make, reopens = ATTACKS[name]
     while not stop.is_set():
         data, trickles = make(n)
         try:
@@ -91,7 +97,8 @@ async def client(port: int, n: int, make, stop: asyncio.Event, answers: collecti
             answers["reset"] += 1
         finally:
             writer.close()
-        if not trickles:
+        if not reopens:
+            await stop.wait()
             return
         await asyncio.sleep(0.1)
 
@@ -129,7 +136,7 @@ def run_clients(name: str, connections: int, port: int, stop, answered) -> None:
 
     async def clients():
         done, answers = asyncio.Event(), collections.Counter()
-        tasks = [asyncio.create_task(client(port, n, ATTACKS[name][1], done, answers)) for n in range(connections)]
+        tasks = [asyncio.create_task(client(port, n, name, done, answers)) for n in range(connections)]
         while not stop.is_set():
             await asyncio.sleep(0.2)
         done.set()
