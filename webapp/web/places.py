@@ -29,7 +29,6 @@ from __future__ import annotations
 import bisect
 import math
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -41,9 +40,6 @@ SEARCHES = 1
 LIMIT = 2.2
 # A search's CPU seconds before any has been counted: the budget of a big board's move.
 FIRST_GUESS = 0.8
-# Wall seconds after which a search still in line gives up: its CPU wait was foretold, so this is slack for others'
-# work between the searches.
-GIVE_UP = 2 * LIMIT
 # How often a search waiting in line looks whether its client is still there.
 LOOK_EVERY = 0.05
 # The longest a refusal for a client's second search is held, waiting for its first to end.
@@ -136,17 +132,14 @@ class SearchQueue:
             if wait > self.limit:
                 raise Busy(wait)
             self.waiting.insert(ahead, waiter)
-        give_up = time.monotonic() + GIVE_UP
+        # However long it takes on the clock: the line before it was foretold in CPU seconds, and is never longer.
         while not waiter.ready.wait(LOOK_EVERY):
-            left = gone()
-            if left or time.monotonic() > give_up:
+            if gone():
                 with self.lock:
                     if waiter.placed:
-                        return  # its turn came meanwhile: the search's next pause sees whether its client is there
+                        return  # its turn came meanwhile: the search's next pause sees that its client has gone
                     self.waiting.remove(waiter)
-                    if left:
-                        raise ClientGone()
-                    raise Busy(self.expected_wait(len(self.waiting)))
+                raise ClientGone()
 
     def leave(self, client: str) -> None:
         """``client``'s search is over, placed or not: give back its claim and its place, and start the next in line."""
