@@ -27,6 +27,7 @@ import concurrent.futures
 import http.client
 import json
 import multiprocessing
+import os
 import random
 import re
 import statistics
@@ -218,7 +219,8 @@ def report(phase: Phase, watch: Watch, got: dict, begun: float, seconds: float) 
     share = in_time / len(counted) if counted else 0.0
     health = sorted(took for start, took in watch.health if start >= begun + phase.counted_from)
     health_p99 = health[min(len(health) - 1, int(0.99 * len(health)))] if health else float("inf")
-    print(f"{phase.name}; {seconds:.0f} s counted:")
+    # The machine's load beside each figure: its other work stretches every search too.
+    print(f"{phase.name}; {seconds:.0f} s counted; load average {os.getloadavg()[0]:.2f}:")
     print(
         f"  the honest 15×15 player's moves: {len(counted)}, answered within {MOVE_GOAL_SECONDS:.0f} s: {in_time}"
         f" ({share:.0%}; goal {MOVE_GOAL_SHARE:.0%}); refused: {len(counted) - len(answered)}"
