@@ -438,14 +438,16 @@ def two_searches_at_once(port: int, addresses: tuple[str, str], seed: int) -> li
     def search(address: str, seed: int):
         # Each on a position of its own, which the server has not searched before.
         body = json.dumps({"board": quiet_position(seed), "level": "minimax"})
-        statuses.append(request(port, "POST", "/api/move", raw=body, headers={"X-Forwarded-For": address})[0])
+        # However long the line takes on a busy machine: the server waits for its turn, and so does the test.
+        forwarded = {"X-Forwarded-For": address}
+        statuses.append(request(port, "POST", "/api/move", raw=body, headers=forwarded, timeout=120)[0])
 
     statuses = []
     threads = [threading.Thread(target=search, args=(a, seed + n)) for n, a in enumerate(addresses)]
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(60)
+        thread.join(180)
     return sorted(statuses)
 
 
@@ -465,6 +467,12 @@ def test_behind_a_proxy_its_address_names_the_client(server):
     # One worker, and the default of one proxy in front.
     assert two_searches_at_once(server.port, ("10.0.0.1", "10.0.0.2"), seed=3) == [200, 200]
     assert one_client_is_refused(server.port, ("10.0.0.3", "10.0.0.3"), seed=5)
+
+
+def test_an_ipv6_client_is_its_whole_64(server):
+    # A home or a server is given a /64 and may send from any address in it: one client, however many addresses.
+    assert one_client_is_refused(server.port, ("2001:db8:1:2::1", "2001:db8:1:2:ffff:0:0:7"), seed=7)
+    assert two_searches_at_once(server.port, ("2001:db8:1:2::1", "2001:db8:1:3::1"), seed=9) == [200, 200]
 
 
 def test_without_a_proxy_a_forged_https_gets_no_secure_cookie(unproxied):
@@ -507,3 +515,60 @@ def test_behind_a_proxy_its_forwarded_host_is_the_origin_and_is_checked(server, 
     assert new_game(server.port, "game.example") == 200  # the router's name for the site is the origin's
     assert new_game(unproxied.port, "game.example") == 403  # with no proxy, nobody's forwarded host is read
     assert new_game(server.port, "a" * 64 + ".example") == 400  # a forwarded host that names no host
+
+
+# --- one client's flood, and a client that leaves ---------------------------------------------------------
+
+FLOOD_CONNECTIONS = 4
+FLOOD_ANSWERS = 3  # searches answered before the flood stops
+HOLD = 2.2  # webapp.web.places.HOLD: the longest a refusal for a client's second search waits
+
+
+def test_a_clients_second_search_is_refused_no_sooner_than_its_first_ends(unproxied):
+    # One client (every connection comes from 127.0.0.1, and the server believes no proxy) sends 15×15 Hard moves
+    # on four connections at once, each sent again as soon as it is answered. A refusal answered at once would
+    # come back hundreds of times a second; held until the client's search under way ends, each connection is
+    # refused about once per search.
+    answers, lock, stop = collections.Counter(), threading.Lock(), threading.Event()
+
+    def flood(number: int):
+        for attempt in range(1000):
+            if stop.is_set():
+                return
+            body = json.dumps({"board": quiet_position(1000 * number + attempt), "level": "minimax"})
+            status = request(unproxied.port, "POST", "/api/move", raw=body, timeout=60)[0]
+            with lock:
+                answers[status] += 1
+                if answers[200] >= FLOOD_ANSWERS:
+                    stop.set()
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=flood, args=(n,), daemon=True) for n in range(FLOOD_CONNECTIONS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    seconds = time.monotonic() - started
+    assert set(answers) <= {200, 429}, answers
+    # Each refusal waited for a search of the client's to end (one per answer, and one more at the end) or for HOLD.
+    most = FLOOD_CONNECTIONS * (answers[200] + 1) + FLOOD_CONNECTIONS * seconds / HOLD
+    assert answers[429] <= most, f"{answers[429]} refusals beside {answers[200]} searches in {seconds:.1f} s"
+
+
+def test_a_search_whose_client_has_left_stops_and_says_so_in_the_log(unproxied):
+    body = json.dumps({"board": quiet_position(77), "level": "minimax"}).encode()
+    head = (
+        b"POST /api/move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(body)
+    )
+    with socket.create_connection((HOST, unproxied.port), timeout=10) as connection:
+        connection.sendall(head + body)
+    # Closed at once: the search sees it at its next pause, and its request ends with nginx's 499, not a move.
+    deadline = time.monotonic() + 60
+    while '"POST /api/move HTTP/1.1" 499' not in unproxied.output() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert '"POST /api/move HTTP/1.1" 499' in unproxied.output()
+    assert "Traceback" not in unproxied.output()
+    # Its place and its client's claim are free again: the same client's next search is served.
+    again = json.dumps({"board": quiet_position(78), "level": "minimax"})
+    assert request(unproxied.port, "POST", "/api/move", raw=again, timeout=60)[0] == 200

@@ -1,5 +1,6 @@
 """What a request may cost: its searches' own CPU clock, their deadline, their pauses and their places."""
 
+import socket
 import time
 
 import pytest
@@ -9,20 +10,24 @@ from webapp.engine import pacing
 from webapp.engine.boards import board_for, position
 from webapp.engine.rules import InvalidMoveError
 from webapp.web import costs, learn
-from webapp.web.places import Busy, SearchQueue
+from webapp.web.places import Busy, ClientGone, SearchQueue
 
 
 @pytest.fixture
 def app(app):
-    """The game, with a stand-in for a search: a route that reads its pace and pauses as a search does."""
+    """The game, with a stand-in for a search: a route that reads its pace, begins, and pauses as a search does,
+    counting its steps."""
     seen = app.extensions["seen_paces"] = []
+    steps = app.extensions["search_steps"] = []
 
     @app.get("/search-for-the-test")
     def search():
         pace = pacing.current()
         seen.append(pace)
         start = pace.clock()
+        pace.begin()
         for _ in range(3):
+            steps.append(1)
             pace.pause()
         return {"left": pace.deadline - start}
 
@@ -80,18 +85,67 @@ def test_a_search_that_paused_gives_its_place_back_when_the_request_ends(client)
         ("/api/search-for-the-test", {}, "application/json"),
     ],
 )
-def test_a_client_whose_search_is_already_running_gets_429_with_retry_after(client, path, headers, kind):
+def test_a_client_whose_search_is_under_way_gets_429_before_a_step(client, path, headers, kind):
     places = client.application.extensions["search_places"]
-    places.running["127.0.0.1"] = (0.0, places.clock())  # a search of this client's, still running
+    places.hold = 0  # answered at once, not when the other search ends
+    places.begin("127.0.0.1")  # a search of this client's, under way in another request
+    steps = client.application.extensions["search_steps"]
     refused = client.get(path, headers=headers)
     assert refused.status_code == 429
+    assert steps == []  # refused before its search took a step
     assert 1 <= int(refused.headers["Retry-After"]) <= places.typical + 1
     assert refused.mimetype == kind
     assert "The computer is busy" in refused.get_data(as_text=True)
     assert "Traceback" not in refused.get_data(as_text=True)
     assert refused.headers["Cache-Control"] == "no-store"
-    del places.running["127.0.0.1"]
+    places.leave("127.0.0.1")
     assert client.get(path, headers=headers).status_code == 200
+    assert len(steps) == 3
+
+
+@pytest.mark.parametrize(
+    ("address", "client_key"),
+    [
+        ("192.0.2.7", "192.0.2.7"),
+        ("::ffff:192.0.2.7", "192.0.2.7"),
+        ("2001:db8:1:2::1", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"),
+        ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
+        ("not an address", "unknown"),
+    ],
+)
+def test_a_client_is_an_ipv4_address_or_an_ipv6_64(client, address, client_key):
+    places = client.application.extensions["search_places"]
+    places.hold = 0
+    places.begin(client_key)
+    refused = client.get("/search-for-the-test", environ_base={"REMOTE_ADDR": address})
+    assert refused.status_code == 429
+    places.leave(client_key)
+    neighbour = "2001:db8:1:2::2" if client_key != "2001:db8:1:2::/64" else "2001:db8:1:3::2"
+    places.begin(costs.client_key(neighbour))
+    assert client.get("/search-for-the-test", environ_base={"REMOTE_ADDR": address}).status_code == 200
+
+
+def test_a_search_whose_client_has_gone_stops_at_its_next_pause_and_gives_its_place_back(client):
+    places = client.application.extensions["search_places"]
+    ours, theirs = socket.socketpair()
+    with ours:
+        theirs.close()  # the client has gone
+        answer = client.get("/search-for-the-test", environ_overrides={"gunicorn.socket": ours})
+    assert answer.status_code == ClientGone.code
+    assert client.application.extensions["search_steps"] == [1]  # it stopped at its first pause
+    assert places.running == {} and places.searching == {}
+    assert client.get("/search-for-the-test").status_code == 200
+
+
+def test_a_client_that_is_still_there_is_not_taken_for_gone():
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        assert not costs.connection_closed(ours)
+        theirs.sendall(b"GET /next HTTP/1.1\r\n")  # more to read is not a close
+        assert not costs.connection_closed(ours)
+    assert costs.connection_closed(ours)  # closed on our side
+    assert not costs.connection_closed(None)  # no socket to watch (the test client's own requests)
 
 
 def test_the_request_clock_leaves_out_the_time_it_spent_paused():
@@ -107,20 +161,30 @@ def test_the_request_clock_leaves_out_the_time_it_spent_paused():
     assert clock() == 0.75
 
 
-def test_a_pause_asks_for_a_place_once_and_yields_to_other_requests():
-    places = SearchQueue(searches=1, limit=0)
-    paced = costs.RequestPace(places, "a")
-    assert not paced.placed and places.running == {}
+def test_a_search_claims_its_client_when_it_begins_and_asks_for_a_place_at_its_first_pause():
+    places = SearchQueue(searches=1, limit=0, hold=0)
+    paced = costs.RequestPace(places, "192.0.2.1")
+    paced.pace.begin()
+    paced.pace.begin()  # the request's next search: the client's claim is its own already
+    assert set(places.searching) == {"192.0.2.1"} and places.running == {}
     paced.pause()
     paced.pause()
-    assert paced.placed and set(places.running) == {"a"}
-    other = costs.RequestPace(places, "b")
+    assert paced.placed and set(places.running) == {"192.0.2.1"}
+    same = costs.RequestPace(places, "192.0.2.1")
+    with pytest.raises(Busy):
+        same.pace.begin()  # the same client's other request: refused before its first step
+    other = costs.RequestPace(places, "192.0.2.2")
+    other.pace.begin()
     with pytest.raises(Busy):
         other.pause()  # no wait is allowed, and the place is taken
+    other.end()
+    same.end()  # refused, it claimed nothing: the first request's claim stands
+    assert set(places.searching) == {"192.0.2.1"}
     paced.end()
-    assert places.running == {}
+    assert places.running == {} and places.searching == {}
+    other = costs.RequestPace(places, "192.0.2.2")
     other.pause()
-    assert set(places.running) == {"b"}
+    assert set(places.running) == {"192.0.2.2"}
 
 
 # --- what the costliest requests cost, on every board ---------------------------------------------------

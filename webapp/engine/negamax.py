@@ -54,6 +54,7 @@ class Budget:
         self.nodes = 0
         self.max_nodes = max_nodes
         self.pace = pacing.current()
+        self.pace.begin()  # before the first node: the pace may refuse the search here
         self.stop_time = self.pace.stop_by(seconds, self.pace.clock())
         self.arm()
 

@@ -1,13 +1,14 @@
 """How a search spends time: the clock it reads, where it lets other work run, and when it must stop.
 
-A search under a budget of seconds reads ``current().clock`` and, every few milliseconds of its own
-work, calls ``current().pause()``. Alone (the command line, the tests) the clock is the process's CPU
-time and a pause does nothing. The web layer installs a Pace for each request with ``pacing(...)``:
-a clock that counts only that request's own CPU time, a pause that lets the server's other requests
-run (searches are pure CPU work and would otherwise hold the whole worker), and a deadline that no
-search of the request may pass, however many searches it makes.
+A search calls ``current().begin()`` before its first node, reads ``current().clock`` and, every few
+milliseconds of its own work, calls ``current().pause()``. Alone (the command line, the tests) the clock
+is the process's CPU time and a beginning or a pause does nothing. The web layer installs a Pace for each
+request with ``pacing(...)``: a beginning that may refuse the search before it costs anything (a client
+whose other search is under way), a clock that counts only that request's own CPU time, a pause that lets
+the server's other requests run (searches are pure CPU work and would otherwise hold the whole worker),
+and a deadline that no search of the request may pass, however many searches it makes.
 
-The engine knows nothing of the web: a Pace is only three plain values, kept in a context variable,
+The engine knows nothing of the web: a Pace is only four plain values, kept in a context variable,
 so that each request (each thread, or each greenlet under gevent) has its own.
 
 >>> current().deadline is None
@@ -25,7 +26,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 def _no_pause() -> None:
@@ -34,7 +35,8 @@ def _no_pause() -> None:
 
 @dataclass(frozen=True, slots=True)
 class Pace:
-    """The clock a search reads, what it calls to let other work run, and the time it must stop by.
+    """The clock a search reads, what it calls to let other work run, the time it must stop by, and what it
+    calls before its first node (which may raise, to refuse the search).
 
     ``deadline`` is on ``clock``'s scale; None means no limit beyond the search's own budget.
     """
@@ -42,6 +44,7 @@ class Pace:
     clock: Callable[[], float] = time.process_time
     pause: Callable[[], None] = _no_pause
     deadline: float | None = None
+    begin: Callable[[], None] = _no_pause
 
     def stop_by(self, seconds: float | None, start: float) -> float | None:
         """When a search that began at ``start`` with a budget of ``seconds`` must stop: the sooner of
@@ -102,5 +105,5 @@ def within(seconds: float) -> Iterator[Pace]:
     """
     pace = current()
     deadline = pace.stop_by(seconds, pace.clock())
-    with pacing(Pace(pace.clock, pace.pause, deadline)) as sooner:
+    with pacing(replace(pace, deadline=deadline)) as sooner:
         yield sooner

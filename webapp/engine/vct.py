@@ -71,6 +71,7 @@ class Meter:
     ):
         if clock is None:
             pace = pacing.current()
+            pace.begin()  # before the first node: the pace may refuse the search here
             self.clock, self.pause = pace.clock, pace.pause
             self.start = self.clock()
             self.deadline = pace.stop_by(seconds, self.start)

@@ -12,10 +12,14 @@ gets its own:
   whatever it asks for (a tree view makes one search per move it shows);
 * **pauses that let others run**: every few milliseconds of search the request yields to gevent's
   hub, so that a health check or a 3×3 move waits for milliseconds, not for the search;
-* **a place in line**: a worker's searches take turns through a fair queue (``webapp.web.places``), one
-  per client; a request whose wait would be too long is answered 429 with Retry-After, before its game
-  changed. Cheap requests (every 3×3 move, the pages, the health check) never search long enough to
-  ask for a place.
+* **one search per client**: a search's beginning claims its client's one search, and a request whose
+  client has another under way is refused there, before its first step (``webapp.web.places``); a
+  client is an IPv4 address or an IPv6 /64 (``client_key``);
+* **a place in line**: a worker's searches take turns through a fair queue (``webapp.web.places``); a
+  request whose wait would be too long is answered 429 with Retry-After, before its game changed. Cheap
+  requests (every 3×3 move, the pages, the health check) never search long enough to ask for a place;
+* **an end when its client goes**: a search whose client has closed its connection leaves the line, or
+  stops at its next pause, and gives its place back at once.
 
 A request asks for its place at its first pause: only a search that runs for a few milliseconds
 pauses at all, so no list of routes or boards has to say in advance which requests are costly.
@@ -23,13 +27,17 @@ pauses at all, so no list of routes or boards has to say in advance which reques
 
 from __future__ import annotations
 
+import ipaddress
+import select
+import socket
 import sys
 import time
+from functools import cached_property
 
 from flask import Flask, g, request
 
 from webapp.engine import pacing
-from webapp.web.places import SearchQueue
+from webapp.web.places import ClientGone, SearchQueue
 
 # All the searches of one request together, in CPU seconds of that request alone: rendering and the
 # rest of the request stay well inside the one second that no request may exceed.
@@ -62,6 +70,11 @@ class RequestClock:
     def start(self) -> None:
         self._since = self._clock()
 
+    def spent(self) -> float:
+        """The seconds counted up to the last stop: what another request may read of this one, whose clock reads
+        its own thread's time."""
+        return self._used
+
 
 def _yield_to_others() -> None:
     """Let the worker's other requests run: under gevent, wait until its hub has nothing else to do; with
@@ -79,29 +92,91 @@ def _yield_to_others() -> None:
             gevent.idle()
 
 
+def client_key(address: str | None) -> str:
+    """The client a request counts for: its IPv4 address, or the /64 network of its IPv6 address (a home or a
+    server is given a whole /64, and may send from any of its addresses); one client for anything else.
+
+    >>> client_key("192.0.2.7"), client_key("2001:db8:1:2:3:4:5:6"), client_key("::ffff:192.0.2.7")
+    ('192.0.2.7', '2001:db8:1:2::/64', '192.0.2.7')
+    >>> client_key("not an address"), client_key(None)
+    ('unknown', 'unknown')
+    """
+    try:
+        ip = ipaddress.ip_address(address or "")
+    except ValueError:
+        return "unknown"
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:  # an IPv4 client of a server listening on IPv6
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+
+
+def _select_now(readable: list) -> list:
+    """Those of ``readable`` that have something to read, or have been closed, without waiting: the system's own
+    select, since gevent's would switch to other greenlets even with no timeout."""
+    choose = select.select
+    if "gevent" in sys.modules:
+        import gevent.monkey
+
+        choose = gevent.monkey.get_original("select", "select")
+    return choose(readable, [], [], 0)[0]
+
+
+def connection_closed(connection: socket.socket | None) -> bool:
+    """Whether the client at the other end of ``connection`` has closed it (or reset it); never waits."""
+    if connection is None:
+        return False
+    try:
+        return bool(_select_now([connection])) and connection.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):  # reset, or closed on our side
+        return True
+
+
 class RequestPace:
     """The pace of one request's searches (see the module's docstring)."""
 
-    def __init__(self, places: SearchQueue, client: str):
-        self.places, self.client = places, client
+    def __init__(self, places: SearchQueue, address: str | None, connection: socket.socket | None = None):
+        self.places, self.address, self.connection = places, address, connection
         self.clock = RequestClock()
-        self.placed = False
-        self.pace = pacing.Pace(self.clock, self.pause, self.clock() + REQUEST_SECONDS)
+        self.claimed = self.placed = False
+        self.pace = pacing.Pace(self.clock, self.pause, self.clock() + REQUEST_SECONDS, self.begin)
 
-    def pause(self) -> None:
+    @cached_property
+    def client(self) -> str:
+        return client_key(self.address)
+
+    def gone(self) -> bool:
+        return connection_closed(self.connection)
+
+    def begin(self) -> None:
+        if self.claimed:
+            return
         self.clock.stop()
         try:
+            self.places.begin(self.client)
+            self.claimed = True
+        finally:
+            self.clock.start()
+
+    def pause(self) -> None:
+        self.begin()
+        self.clock.stop()
+        try:
+            if self.gone():
+                raise ClientGone()
             if not self.placed:
-                self.places.enter(self.client)
+                self.places.enter(self.client, self.clock.spent, self.gone)
                 self.placed = True
             _yield_to_others()
         finally:
             self.clock.start()
 
     def end(self) -> None:
-        if self.placed:
+        if self.claimed:
+            self.clock.stop()
             self.places.leave(self.client)
-            self.placed = False
+            self.claimed = self.placed = False
 
 
 def init_app(app: Flask) -> None:
@@ -110,7 +185,9 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def pace_the_request():
-        paced = RequestPace(places, request.remote_addr or "unknown")
+        # gunicorn's own socket for the request, or the development server's: to see whether the client left.
+        connection = request.environ.get("gunicorn.socket") or request.environ.get("werkzeug.socket")
+        paced = RequestPace(places, request.remote_addr, connection)
         g.pace, g.pace_token = paced, pacing.install(paced.pace)
 
     @app.teardown_request

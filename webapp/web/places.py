@@ -1,20 +1,27 @@
-"""The places for searches in one worker: a fair queue that can say how long a wait will be.
+"""The places for searches in one worker: a fair queue, counted in CPU seconds, that says how long a wait will be.
 
-A worker has one CPU, so it runs SEARCHES at once; more would only take turns at their pauses. A search
-that finds every place taken waits in line, at most one entry per client. The line is in the order of
-each search's start tag (start-time fair queueing): a client's tag is the later of the queue's own time
-and the end of its own last search, so clients that search alike wait in arrival order, and a client
-that searches back to back waits behind those it has already been served before. A search whose wait
-would pass LIMIT seconds is refused at once, with the wait it would have had.
+A worker has one CPU, so it runs SEARCHES at once; more would only take turns at their pauses. A client has one
+search under way at a time: a request whose client has another (running, waiting, or begun) is refused before
+its first step, its answer held until that search ends (at most HOLD seconds, costing no CPU), so that a client
+cannot make the worker answer refusals as fast as it can ask. A search that finds every place taken waits in
+line, in the order of each search's start tag (start-time fair queueing): a client's tag is the later of the
+queue's own time and the end of its own last search, so clients that search alike wait in arrival order, and a
+client that searches back to back waits behind those it has already been served before. A search whose wait
+would pass LIMIT is refused at once, with the wait it would have had. A search whose client has gone leaves the
+line at once.
 
->>> line = SearchQueue(searches=1, limit=5.0, clock=lambda: 0.0)
->>> line.enter("a")  # a place is free
->>> line.enter("a")  # one search per client at a time
+The queue counts the CPU seconds of the searches' own requests, never the wall clock: cheap requests sent fast
+stretch a search's wall time many times over, and the queue would then foretell long waits and refuse everyone,
+long after they stopped.
+
+>>> line = SearchQueue(searches=1, limit=5.0, hold=0)
+>>> line.begin("a"); line.enter("a", spent=lambda: 0.0)  # a place is free
+>>> line.begin("a")  # one search per client at a time
 Traceback (most recent call last):
 ...
 webapp.web.places.Busy: 429 Too Many Requests: ...
->>> line.leave("a"); line.running
-{}
+>>> line.leave("a"); line.running, line.searching
+({}, {})
 """
 
 from __future__ import annotations
@@ -22,23 +29,32 @@ from __future__ import annotations
 import bisect
 import math
 import threading
-import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from werkzeug.exceptions import TooManyRequests
+from werkzeug.exceptions import HTTPException, TooManyRequests
 
 # One CPU per worker: a second search at once only doubles the first one's wall time.
 SEARCHES = 1
-# The longest a search may wait for its place; a player's move then comes within about 3 s.
+# The CPU seconds of searches that a search may wait behind; a player's move then comes within about 3 s.
 LIMIT = 2.2
-# A search's length before any has been timed: the CPU budget of a big board's move.
+# A search's CPU seconds before any has been counted: the budget of a big board's move.
 FIRST_GUESS = 0.8
+# How often a search waiting in line looks whether its client is still there.
+LOOK_EVERY = 0.05
+# The longest a refusal for a client's second search is held, waiting for its first to end.
+HOLD = LIMIT
 # Clients remembered for the fairness of their next turn; those past the queue's own time need no memory.
 REMEMBERED = 1024
 BUSY = (
     "The computer is busy with other games just now, so nothing was played. "
     "Try again in a moment: your game is as you left it."
 )
+
+
+def _never() -> bool:
+    """A client that cannot be watched is taken to be there."""
+    return False
 
 
 class Busy(TooManyRequests):
@@ -48,31 +64,66 @@ class Busy(TooManyRequests):
         super().__init__(description=BUSY, retry_after=max(1, math.ceil(wait)))
 
 
+class ClientGone(HTTPException):
+    """The client closed its connection while its search waited or ran: the search stops, and nobody reads this
+    answer (nginx's 499, so that a host reading the log tells it from bad input)."""
+
+    code = 499
+    description = "The client closed its connection before its answer."
+
+
 @dataclass(order=True)
 class _Waiter:
     tag: float
     client: str = field(compare=False)
-    ready: threading.Event = field(compare=False, default_factory=threading.Event)
+    spent: Callable[[], float] = field(compare=False)
+    # Looked up when made, not when the class is: gevent patches threading.Event in each worker, after the app
+    # (and this module) was loaded in the master.
+    ready: threading.Event = field(compare=False, default_factory=lambda: threading.Event())
+    placed: bool = field(compare=False, default=False)  # under the lock; ``ready`` is set after it
+
+
+@dataclass
+class _Running:
+    tag: float
+    spent: Callable[[], float]  # the CPU seconds its request has used so far
+    started: float  # spent() when it took its place
 
 
 class SearchQueue:
     """The places of one worker's searches, and the line for them (see the module's docstring)."""
 
-    def __init__(self, searches: int = SEARCHES, limit: float = LIMIT, clock=time.monotonic):
-        self.searches, self.limit, self.clock = searches, limit, clock
-        self.running: dict[str, tuple[float, float]] = {}  # client -> (its tag, when it started)
+    def __init__(self, searches: int = SEARCHES, limit: float = LIMIT, hold: float = HOLD):
+        self.searches, self.limit, self.hold = searches, limit, hold
+        self.searching: dict[str, threading.Event] = {}  # client -> set when its search under way ends
+        self.running: dict[str, _Running] = {}
         self.waiting: list[_Waiter] = []  # by tag, then by arrival
         self.ends: dict[str, float] = {}  # client -> the tag its next search starts from, if later than now
         self.now = 0.0  # the queue's own time: the tag of the latest search to start
-        self.typical = FIRST_GUESS  # a search's wall seconds, as a moving average
+        self.typical = FIRST_GUESS  # a search's CPU seconds, as a moving average
         self.lock = threading.Lock()
 
-    def enter(self, client: str) -> None:
-        """Take a place for a search of ``client``, waiting in line for it; Busy if the wait would be too long."""
+    def begin(self, client: str) -> None:
+        """Claim ``client``'s one search, before its first step; Busy if another of its searches is under way,
+        once that one has ended or ``hold`` seconds have passed."""
+        with self.lock:
+            other = self.searching.get(client)
+            if other is None:
+                self.searching[client] = threading.Event()
+                return
+        other.wait(self.hold)
+        with self.lock:
+            raise Busy(self._left_of(client))
+
+    def enter(self, client: str, spent: Callable[[], float], gone: Callable[[], bool] = _never) -> None:
+        """Take a place for ``client``'s search, waiting in line for it; Busy if the wait would be too long.
+
+        ``spent`` reads the CPU seconds the search's request has used so far, ``gone`` whether its client has left
+        (then ClientGone, and the place in line is given back)."""
         with self.lock:
             if client in self.running or any(w.client == client for w in self.waiting):
                 raise Busy(self._left_of(client))
-            waiter = _Waiter(max(self.now, self.ends.get(client, 0.0)), client)
+            waiter = _Waiter(max(self.now, self.ends.get(client, 0.0)), client, spent)
             ahead = bisect.bisect_right(self.waiting, waiter)
             if ahead == 0 and len(self.running) < self.searches:
                 self._start(waiter)
@@ -81,48 +132,63 @@ class SearchQueue:
             if wait > self.limit:
                 raise Busy(wait)
             self.waiting.insert(ahead, waiter)
-        # The wait was foretold from typical searches: give it slack before giving up.
-        if waiter.ready.wait(2 * self.limit):
-            return
-        with self.lock:
-            if waiter.ready.is_set():
-                return
-            self.waiting.remove(waiter)
-            raise Busy(self.expected_wait(len(self.waiting)))
+        # However long it takes on the clock: the line before it was foretold in CPU seconds, and is never longer.
+        while not waiter.ready.wait(LOOK_EVERY):
+            if gone():
+                with self.lock:
+                    if waiter.placed:
+                        return  # its turn came meanwhile: the search's next pause sees that its client has gone
+                    self.waiting.remove(waiter)
+                raise ClientGone()
 
     def leave(self, client: str) -> None:
-        """Give the place of ``client``'s search back, and start the next in line."""
+        """``client``'s search is over, placed or not: give back its claim and its place, and start the next in line."""
+        woken = []
         with self.lock:
-            entry = self.running.pop(client, None)
-            if entry is None:
-                return
-            tag, started = entry
-            took = self.clock() - started
-            self.typical += (took - self.typical) / 8
-            self.ends[client] = tag + took
-            while self.waiting and len(self.running) < self.searches:
-                waiter = self.waiting.pop(0)
-                self._start(waiter)
-                waiter.ready.set()
-            if not self.running:
-                self.ends.clear()  # idle: every client starts again equal
-            elif len(self.ends) > REMEMBERED:
-                self.ends = {c: end for c, end in self.ends.items() if end > self.now}
-                if len(self.ends) > REMEMBERED:
-                    self.ends.clear()
+            claim = self.searching.pop(client, None)
+            if claim is not None:
+                woken.append(claim)
+            search = self.running.pop(client, None)
+            if search is not None:
+                took = max(0.0, search.spent() - search.started)
+                self.typical += (took - self.typical) / 8
+                self.ends[client] = search.tag + took
+                while self.waiting and len(self.running) < self.searches:
+                    waiter = self.waiting.pop(0)
+                    self._start(waiter)
+                    woken.append(waiter.ready)
+                self._forget()
+        # Outside the lock: under gevent, setting an event may switch to another greenlet, which may want the lock.
+        for event in woken:
+            event.set()
+
+    def _forget(self) -> None:
+        """Keep the memory of clients' ends bounded."""
+        if not self.running:
+            self.ends.clear()  # idle: every client starts again equal
+        elif len(self.ends) > REMEMBERED:
+            self.ends = {c: end for c, end in self.ends.items() if end > self.now}
+            if len(self.ends) > REMEMBERED:
+                self.ends.clear()
 
     def expected_wait(self, ahead: int) -> float:
-        """Seconds until a search with ``ahead`` searches before it in line starts, from typical searches."""
-        now = self.clock()
-        left = [max(0.0, self.typical - (now - started)) for _, started in self.running.values()]
-        if len(left) < self.searches:
-            left += [0.0] * (self.searches - len(left))
+        """CPU seconds of searches before one with ``ahead`` searches before it in line starts: what is left of the
+        soonest to end of the running ones, each taken as long as a typical search, then a typical search for each
+        ahead."""
+        left = [max(0.0, self.typical - (s.spent() - s.started)) for s in self.running.values()]
+        left += [0.0] * (self.searches - len(left))
         return min(left) + ahead * self.typical / self.searches
 
     def _left_of(self, client: str) -> float:
-        entry = self.running.get(client)
-        return self.typical if entry is None else max(0.0, self.typical - (self.clock() - entry[1]))
+        """CPU seconds until ``client``'s search under way ends, as foretold (none if it has ended)."""
+        if client not in self.searching:
+            return 0.0
+        if (search := self.running.get(client)) is not None:
+            return max(0.0, self.typical - (search.spent() - search.started))
+        ahead = next((i for i, w in enumerate(self.waiting) if w.client == client), None)
+        return self.typical + (0.0 if ahead is None else self.expected_wait(ahead))
 
     def _start(self, waiter: _Waiter) -> None:
-        self.running[waiter.client] = (waiter.tag, self.clock())
+        waiter.placed = True
+        self.running[waiter.client] = _Running(waiter.tag, waiter.spent, waiter.spent())
         self.now = max(self.now, waiter.tag)
