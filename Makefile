@@ -67,12 +67,12 @@ format: $(VENV)/.installed-test
 bench: $(VENV)/.installed
 	$(BIN)/python -m tools.bench
 
-# The 5×5 book shipped in webapp/engine/book5x5.bin: the exact value of every position with six marks or
+# The 5×5 book shipped in webapp/engine/exact/book5x5.bin: the exact value of every position with six marks or
 # fewer, the 443,850 with six solved by the exact search (about 45 minutes of CPU), the rest worked out from
 # them. Values already in the file (or in a .partial file an interrupted build left) are kept;
 # `make book BOOK_ARGS=--fresh` solves them all again.
 book: $(VENV)/.installed
-	$(BIN)/python -m webapp.engine.book $(BOOK_ARGS)
+	$(BIN)/python -m webapp.engine.exact.book $(BOOK_ARGS)
 
 stats: $(VENV)/.installed
 	$(BIN)/python -m webapp stats

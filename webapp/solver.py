@@ -27,15 +27,15 @@ from webapp.engine.search import Counter, alphabeta, best_move
 
 # The big boards' names, and the engine module each comes from.
 BIG_BOARD_NAMES = {
-    "threats": "facts",
-    "forced_win": "facts",
-    "move_notes": "facts",
-    "game_facts": "facts",
-    "Threat": "facts",
-    "ForcedWin": "facts",
-    "View": "big",
-    "MATE_BOUND": "alphabeta",
-    "Budget": "budget",
+    "threats": "big.facts",
+    "forced_win": "big.facts",
+    "move_notes": "big.facts",
+    "game_facts": "big.facts",
+    "Threat": "big.facts",
+    "ForcedWin": "big.facts",
+    "View": "big.levels",
+    "MATE_BOUND": "big.alphabeta",
+    "Budget": "big.budget",
 }
 
 __all__ = [

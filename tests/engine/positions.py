@@ -4,10 +4,9 @@ import random
 
 from support import stones
 
-from webapp.engine.boards import position
-from webapp.engine.budget import Budget
-from webapp.engine.gomoku import Gomoku
-from webapp.engine.lines import (
+from webapp.engine.big.board import Gomoku
+from webapp.engine.big.budget import Budget, Meter
+from webapp.engine.big.lines import (
     DIRECTIONS,
     DOUBLE_W,
     FIVE_W,
@@ -18,8 +17,9 @@ from webapp.engine.lines import (
     _shape,
     window_of,
 )
+from webapp.engine.big.threats import ThreatSearch
+from webapp.engine.boards import position
 from webapp.engine.rules import EMPTY, Position, parse
-from webapp.engine.vct import Meter, ThreatSearch
 
 # --- the big boards: 7×7 and 15×15, five in a row ------------------------------------------------
 
@@ -192,5 +192,5 @@ def sample(seed: int, empty: str, plies: range, count: int) -> list[Position]:
     return found
 
 
-# X to move: ten moves hold the draw; the tie-break keeps 3 and 9 (test_exact.py's test of the narrowing).
+# X to move: ten moves hold the draw; the tie-break keeps 3 and 9 (exact/test_search.py's test of the narrowing).
 TEN_DRAWS = ".....OXXO.O.X..."

@@ -2,7 +2,7 @@
 
 The first moves on 5×5 (four in a row) are the exact search's hardest: with two to six marks on the
 board one position can take it seconds, too slow for a request. So every such position, whoever
-played it and however, is solved once by ``python -m webapp.engine.book`` (``make book``) and shipped
+played it and however, is solved once by ``python -m webapp.engine.exact.book`` (``make book``) and shipped
 as ``book5x5.bin`` in this package: the ones with six marks by the exact search, the others from
 their children (a position's value is the best of its moves', and no game ends before the seventh
 mark). With the book, a position with five marks or fewer has every move's exact value at once, and
@@ -31,8 +31,9 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 
-from webapp.engine.bitboard import bit_geometry, marks_of
-from webapp.engine.exact import ExactSearch
+from webapp.engine.exact.bitboard import bit_geometry, marks_of
+from webapp.engine.exact.parameters import BUILD_TABLE_LIMIT, LOG_EVERY, MARKS, SAVE_EVERY
+from webapp.engine.exact.search import ExactSearch
 from webapp.engine.rules import EMPTY, O, X
 
 N, K = 5, 4
@@ -40,15 +41,6 @@ PATH = Path(__file__).with_name("book5x5.bin")
 MAGIC = b"TTTBOOK2"
 HEADER = struct.Struct("<BBBI")
 KEY_BYTES = 8
-# Every position with this many marks or fewer. Six: with five marks, every move's value is then in the
-# book, and with seven, each is solved live within a request's budget (docs/benchmarks.md).
-MARKS = 6
-# The builder's table is emptied past this many positions (about 300 MB); one table serves every
-# position it solves, since their games share most of what follows.
-BUILD_TABLE_LIMIT = 3_000_000
-# How often the builder saves what it has solved (positions) and says how far it has got (positions walked).
-SAVE_EVERY = 500
-LOG_EVERY = 1000
 
 
 def key_of(board: str) -> tuple[int, int]:
@@ -200,7 +192,7 @@ def value(board: str) -> int | None:
 
 def main(argv: list[str] | None = None) -> int:
     """Build the book and write it to the package (``make book``)."""
-    parser = argparse.ArgumentParser(prog="python -m webapp.engine.book", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m webapp.engine.exact.book", description=main.__doc__)
     # Up to six: no game is over before the seventh mark, which the values below the last layer rely on.
     parser.add_argument(
         "--marks", type=int, default=MARKS, choices=range(1, 7), help="every position with at most this many marks"

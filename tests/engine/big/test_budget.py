@@ -1,7 +1,7 @@
-"""Hard's budget (webapp/engine/budget.py): what a move may spend, on the pace's clock."""
+"""Hard's budget (webapp/engine/big/budget.py): what a move may spend, on the pace's clock."""
 
 from webapp.engine import pacing
-from webapp.engine.budget import DEFAULT_BUDGET
+from webapp.engine.big.budget import DEFAULT_BUDGET
 
 
 def test_the_hard_budget_reads_the_paces_clock():

@@ -27,131 +27,14 @@ searches here never guess: "no win found" means only that, within the bounds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
-from webapp.engine import pacing
-from webapp.engine.gomoku import Gomoku
-from webapp.engine.lines import FOUR_W, THREE_W
+from webapp.engine.big.board import Gomoku
+from webapp.engine.big.budget import Exhausted, Meter, OutOfBudget
+from webapp.engine.big.lines import FOUR_W, THREE_W
+from webapp.engine.big.parameters import DEPTH, THREES_AT_ROOT, THREES_TRIED
 
-# How many attacker moves a sequence may have at most, unless the caller says otherwise.
-DEPTH = 20
-# The attacker tries all its fours, but only its strongest few open threes: so many at the first move, and
-# past it so many of those on the lines of its earlier stones of the sequence. Measured on 360 positions of
-# lost games (docs/engine.md): 2.6 times fewer nodes than trying every three, and more wins found within a
-# share of 20,000 nodes.
-THREES_AT_ROOT = 5
-THREES_TRIED = 3
-
-
-class OutOfBudget(Exception):
-    """The move's whole budget, of CPU time or of nodes, is spent."""
-
-
-class Exhausted(Exception):
-    """One threat search has used up its own share of nodes; the move's budget may go on."""
-
-
-def _no_pause() -> None:
-    """A search given a clock of its own (a test's) has no one to make room for."""
-
-
-class Meter:
-    """A move's node count, and its limits: the move's own nodes and seconds, and one search's share.
-
-    The clock is read and the pace's pause called every ``CHECK`` nodes. Without an explicit clock it
-    is the pace's (``pacing.current()``), whose deadline stops the move too.
-    """
-
-    CHECK = 256
-
-    def __init__(
-        self, nodes: int | None = None, seconds: float | None = None, clock: Callable[[], float] | None = None
-    ):
-        if clock is None:
-            pace = pacing.current()
-            self.clock, self.pause = pace.clock, pace.pause
-            self.start = self.clock()
-            self.deadline = pace.stop_by(seconds, self.start)
-        else:
-            self.clock, self.pause = clock, _no_pause
-            self.start = clock()
-            self.deadline = None if seconds is None else self.start + seconds
-        self.nodes = 0
-        self.limit = float("inf") if nodes is None else nodes
-        self.timed_out = False  # a reading found the move's time up (``spent``)
-        # One search's share: a node count and a clock reading past which it stops (``share``).
-        self.cap = float("inf")
-        self.until: float | None = None
-        self._clock_at = self.CHECK
-        self._next = min(self.limit + 1, self._clock_at)
-
-    def tick(self) -> None:
-        """Count a node; stop the search when a limit is passed."""
-        self.nodes += 1
-        if self.nodes >= self._next:
-            self._check()
-
-    def _check(self) -> None:
-        n = self.nodes
-        if n > self.limit:
-            raise OutOfBudget
-        if n > self.cap:
-            raise Exhausted
-        if n >= self._clock_at:
-            self._clock_at = n + self.CHECK
-            now = self.clock()
-            if self.deadline is not None and now > self.deadline:
-                self.timed_out = True
-                raise OutOfBudget
-            if self.until is not None and now > self.until:
-                raise Exhausted
-            self.pause()
-        self._next = min(self.limit + 1, self.cap + 1, self._clock_at)
-
-    def elapsed(self) -> float:
-        return self.clock() - self.start
-
-    def spent(self) -> bool:
-        """Whether the move's own budget is used up: its nodes, or its time, once a reading has found it past.
-
-        Once found, the time stays spent: a check of fewer nodes than the next reading could otherwise still run
-        and finish after the move's time is up, and settle a tie that a budget of nodes, spent, leaves alone
-        (docs/engine.md, *A tie the clock settled, and a check the clock cut*)."""
-        return self.nodes >= self.limit or self.timed_out
-
-    def past(self, fraction: float, seconds: float | None) -> bool:
-        """Whether more than ``fraction`` of ``seconds`` (None: no limit) has gone since the start."""
-        return seconds is not None and self.elapsed() > seconds * fraction
-
-    def begin(self, nodes: int) -> tuple:
-        """``share(nodes)`` without a ``with`` block, for the hottest callers: what ``end`` needs to put back."""
-        saved = self.cap, self.until
-        self.cap = min(self.cap, self.nodes + nodes)
-        self._next = min(self.limit + 1, self.cap + 1, self._clock_at)
-        return saved
-
-    def end(self, saved: tuple) -> None:
-        """The end of a share ``begin`` started."""
-        self.cap, self.until = saved
-        self._next = min(self.limit + 1, self.cap + 1, self._clock_at)
-
-    @contextmanager
-    def share(self, nodes: float | None = None, until: float | None = None) -> Iterator[None]:
-        """Within the block a search may visit at most ``nodes`` more nodes, and run until the clock reads
-        ``until``, before ``Exhausted`` stops it (None: no limit of its own)."""
-        saved = self.cap, self.until
-        if nodes is not None:
-            self.cap = min(self.cap, self.nodes + nodes)
-        if until is not None:
-            self.until = until if self.until is None else min(self.until, until)
-        self._next = min(self.limit + 1, self.cap + 1, self._clock_at)
-        try:
-            yield
-        finally:
-            self.cap, self.until = saved
-            self._next = min(self.limit + 1, self.cap + 1, self._clock_at)
+__all__ = ["DEPTH", "Exhausted", "ForcedWin", "Meter", "OutOfBudget", "Outlook", "ThreatSearch"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +47,22 @@ class ForcedWin:
     plies: int  # the game ends within this many plies, the first move included
     line: tuple[int, ...]  # one main line: attacker, defender, attacker, ... (first == line[0]); the
     # defender's replies are those that held out longest in the search
+
+
+@dataclass(frozen=True, slots=True)
+class Outlook:
+    """What a threat search found for one side: its forced win, if any, and whether it searched all it meant to."""
+
+    win: ForcedWin | None
+    finished: bool
+
+    @property
+    def hardness(self) -> tuple:
+        """For the side defending against it: no win found at all is best, then one the search ran out looking
+        for, then a longer win, then one that needs threes (harder to find than fours alone)."""
+        if self.win is None:
+            return (2 if self.finished else 1, 0, 0)
+        return (0, self.win.plies, self.win.kind == "threes")
 
 
 class ThreatSearch:

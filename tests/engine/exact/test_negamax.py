@@ -1,10 +1,10 @@
-"""The exact engine's negamax parts (webapp/engine/negamax.py): pairings, and the table's packed entries."""
+"""The exact engine's negamax parts (webapp/engine/exact/negamax.py): pairings, and the table's packed entries."""
 
 from support import reference
 
 from tests.engine.positions import sample
-from webapp.engine.bitboard import bit_geometry
-from webapp.engine.negamax import INF, PAIRING_STEPS, WIN, has_pairing, pack, unpack
+from webapp.engine.exact.bitboard import bit_geometry
+from webapp.engine.exact.negamax import INF, PAIRING_STEPS, WIN, has_pairing, pack, unpack
 
 
 def open_lines(board: str, against: str) -> list[int]:

@@ -1,11 +1,11 @@
-"""Impossible on 4×4 and 5×5 (webapp/engine/perfect.py): its memories, its budget and what a hint leaves it."""
+"""Impossible on 4×4 and 5×5 (webapp/engine/exact/perfect.py): its memories, its budget and what a hint leaves it."""
 
 import pytest
 from support import after, rank
 
 from tests.engine.positions import TEN_DRAWS, sample
-from webapp.engine import perfect
-from webapp.engine.exact import ExactSearch
+from webapp.engine.exact import perfect
+from webapp.engine.exact.search import ExactSearch
 
 
 def test_the_memories_are_bounded_by_entries():

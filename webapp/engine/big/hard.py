@@ -12,43 +12,37 @@ Each move goes in this order, each step within its share of the budget:
 5. the move it prefers is checked for the opponent's forced wins before it is played; one that loses
    to them gives way to the next.
 
-The search itself (the alpha-beta, its table and the threat searches within their shares) is
-``alphabeta.py``'s; the budget and its shares, ``budget.py``'s. This module decides which steps a move
-takes and checks the moves they leave.
+A move is one ``Move``: the position, its budget, the one meter every search of the move counts on, and each
+step's share of them, with the steps themselves. The threat searches are ``threats.py``'s, the alpha-beta
+``alphabeta.py``'s; the budget's figures are in ``parameters.py``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from webapp.engine.alphabeta import MATE, MATE_BOUND, THREES, Outlook, Search, ThreatGame
-from webapp.engine.budget import DEFAULT_BUDGET, Budget
-from webapp.engine.lines import THREE_W as THREE
+from webapp.engine.big.alphabeta import MATE, MATE_BOUND, AlphaBeta, ThreatGame
+from webapp.engine.big.budget import DEFAULT_BUDGET, Budget, Exhausted, Meter, OutOfBudget
+from webapp.engine.big.lines import THREE_W as THREE
+from webapp.engine.big.parameters import (
+    OWN_NODES,
+    PRESS_CANDIDATES,
+    PRESS_MARGIN,
+    PRESS_NODES,
+    REBUT_MARGIN,
+    REBUT_MOVES,
+    REBUT_NODES,
+    REBUT_TRIES,
+    ROOT_WIDTH,
+    ROUNDS,
+    SAFETY_CHECKS,
+    THEIR_NODES,
+    THREES,
+)
+from webapp.engine.big.threats import DEPTH, ForcedWin, Outlook, ThreatSearch
 from webapp.engine.rules import other
-from webapp.engine.vct import DEPTH, Exhausted, ForcedWin, OutOfBudget, ThreatSearch
 
-__all__ = ["Result", "search"]
-
-# How many moves the root searches, best-looking first.
-ROOT_WIDTH = 24
-# The threat searches' shares of a move's nodes, so that no one of them can starve the others; with a
-# budget of seconds each also has a share of the time (``Budget``'s fractions).
-OWN_NODES = 6_000  # our VCF and VCT at the root
-THEIR_NODES = 6_000  # the opponent's, at the root
-CHECK_NODES = 2_000  # the opponent's, after one candidate move (in the analysis)
-# The opponent's threat search after each candidate move is run in rounds: after each, it has used at most so
-# many nodes in all (or this fraction of a smaller node budget), so that quick answers come first.
-ROUNDS = ((250, 0.01), (1_200, 0.03), (5_000, 0.06))
-# Keeping the initiative: of the moves within PRESS_MARGIN of the best (PRESS_CANDIDATES at most), one after which
-# we would have a forced win were we to move again (found within PRESS_NODES) is preferred.
-PRESS_CANDIDATES, PRESS_MARGIN, PRESS_NODES = 5, 1_500, 600
-# How many moves the opponent's threat is checked after, at most, before a move is played.
-SAFETY_CHECKS = 8
-# Of several moves that stop the opponent's forced win, one can leave it a quiet reply after which nothing stops
-# the next: often another of those moves, the point both sides need. So many of them are checked against the
-# others taken by the opponent, each reply of ours there tried with REBUT_NODES nodes (REBUT_TRIES replies at most),
-# and those under more pressure than the least by over REBUT_MARGIN are dropped (``_unrefuted``).
-REBUT_MOVES, REBUT_TRIES, REBUT_NODES, REBUT_MARGIN = 4, 10, 400, 0.15
+__all__ = ["Move", "Result", "search"]
 
 
 @dataclass
@@ -79,14 +73,92 @@ class Result:
         return self.forced is not None
 
 
+class Move:
+    """One move's search: the position, its budget, the one meter all its searches count on, and each step's share.
+
+    Each step has its share of the move's nodes (``share``) and, with a budget of seconds, of its time
+    (``until``), so that none starves the others; the alpha-beta deepens within its own (``deepen``).
+    """
+
+    def __init__(self, game: ThreatGame, budget: Budget):
+        self.game, self.budget = game, budget
+        self.meter = Meter(budget.nodes, budget.seconds, budget.clock)
+        self.alphabeta = AlphaBeta(game, self.meter, budget.depth)
+
+    def share(self, nodes: int, fraction: float) -> int:
+        """A step's share of nodes: ``nodes``, or ``fraction`` of a smaller node budget."""
+        budget = self.budget.nodes
+        return nodes if budget is None else min(nodes, int(budget * fraction))
+
+    def until(self, fraction: float) -> float | None:
+        """The clock reading at ``fraction`` of the budget's seconds; None without seconds, or where a budget of
+        nodes ends each step by its share of them (``share``), the seconds ending only the whole move."""
+        seconds = self.budget.seconds
+        if seconds is None or self.budget.nodes is not None:
+            return None
+        return self.meter.start + seconds * fraction
+
+    def opening_count(self) -> int:
+        """The nodes within which an alpha-beta iteration may start, in the opening; 0 past it (the clock decides).
+
+        In the quiet opening a few decisions shape the whole game, and which depth a clock lets the search reach
+        there flips them. A node count decides which iterations start the same way on every machine (the last one
+        may still be cut by the clock). The first player, with a budget of nodes of its own (``Budget.for_mover``),
+        has no opening count."""
+        budget = self.budget
+        if self.game.stones >= budget.opening_stones:
+            return 0
+        if self.game.stones < budget.early_stones:
+            # O's first moves count fewer nodes than its later opening moves: the early moves and the later ones
+            # are each best at their own depth (docs/engine.md, *Budget and time control*).
+            return budget.early_nodes
+        return budget.opening_nodes
+
+    def deepen(self, moves: list[int]) -> tuple[dict[int, int], int]:
+        """The alpha-beta's iterative deepening over ``moves``, within its share of the move."""
+        budget = self.budget
+        start = None if budget.seconds is None else budget.seconds * budget.start_fraction
+        return self.alphabeta.deepen(moves, self.until(budget.search_fraction), self.opening_count(), start)
+
+    def forced(self, side: str, nodes: int, until: float | None = None, threes: int = THREES) -> ForcedWin | None:
+        """``side``'s forced win (continuous fours first, then threes), as if it were to move, found within
+        ``nodes`` nodes (and by the clock reading ``until``); None if none was found in that share."""
+        return self.outlook(side, nodes, until, threes).win
+
+    def outlook(self, side: str, nodes: int, until: float | None = None, threes: int = THREES) -> Outlook:
+        """As ``forced``, and whether the broad search finished within its share (so that None means none exists
+        within its bounds) or ran out of it. A narrow search (long chains of dependent threats) goes first, with
+        a third of the share."""
+        game, meter = self.game, self.meter
+        passed = game.mover != side
+        if passed:
+            game.pass_turn()
+        start = meter.nodes
+        try:
+            try:
+                with meter.share(max(nodes // 3, 1), until):
+                    win = ThreatSearch(game, side, meter, narrow=True).vct(threes, DEPTH)
+                if win is not None:
+                    return Outlook(win, True)
+            except Exhausted:
+                pass
+            with meter.share(max(nodes - (meter.nodes - start), 1), until):
+                return Outlook(ThreatSearch(game, side, meter).vct(threes, DEPTH), True)
+        except Exhausted:
+            return Outlook(None, False)
+        finally:
+            if passed:
+                game.undo()
+
+
 def search(game: ThreatGame, budget: Budget = DEFAULT_BUDGET) -> Result:
     """The moves the Hard level prefers in ``game``'s position, within ``budget``."""
-    s = Search(game, budget.for_mover(game.mover))
+    s = Move(game, budget.for_mover(game.mover))
     me = game.mover
     them = other(me)
 
     def done(best, value, depth, reason, scores=None, forced=None) -> Result:
-        return Result(tuple(sorted(best)), value, depth, s.nodes, s.elapsed(), scores or {}, reason, forced)
+        return Result(tuple(sorted(best)), value, depth, s.meter.nodes, s.meter.elapsed(), scores or {}, reason, forced)
 
     mine, theirs = game.completions(me)
     if mine:
@@ -103,7 +175,7 @@ def search(game: ThreatGame, budget: Budget = DEFAULT_BUDGET) -> Result:
         return done(game.moves(1), 0, 0, "unfinished")
 
 
-def _choose(s: Search, me: str, them: str, done) -> Result:
+def _choose(s: Move, me: str, them: str, done) -> Result:
     game, budget = s.game, s.budget
     win = s.forced(me, s.share(OWN_NODES, budget.own_fraction), s.until(budget.own_fraction))
     if win is not None:
@@ -144,7 +216,7 @@ def _choose(s: Search, me: str, them: str, done) -> Result:
     return done(best, scores[first], depth, "search", scores)
 
 
-def _pressing(s: Search, me: str, safe: list[int], scores: dict, checks: Checks) -> int:
+def _pressing(s: Move, me: str, safe: list[int], scores: dict, checks: Checks) -> int:
     """Of the moves about as good as the first of ``safe`` (and as safe), the best-ranked one after which we would
     have a forced win if we could move again: a threat the opponent must answer, so that we keep the initiative.
     The first of ``safe`` if none is, or if there is no time left to look."""
@@ -174,7 +246,7 @@ class Checks:
     """The opponent's threat searches after each of our candidate moves, each kept between rounds so that a
     search given more nodes goes on where it stopped (its table holds what it found)."""
 
-    def __init__(self, s: Search, them: str):
+    def __init__(self, s: Move, them: str):
         self.s, self.them = s, them
         self.searches: dict[int, tuple[ThreatSearch, ThreatSearch]] = {}
         self.spent: dict[int, int] = {}
@@ -228,12 +300,12 @@ class Checks:
         return outlook
 
 
-def _rounds(s: Search) -> list[int]:
+def _rounds(s: Move) -> list[int]:
     """The nodes a check may have used after each round: a quick look at every candidate first."""
     return [s.share(nodes, fraction) for nodes, fraction in ROUNDS]
 
 
-def _defences(s: Search, checks: Checks, threat: ForcedWin, me: str, moves: list[int]) -> list[int]:
+def _defences(s: Move, checks: Checks, threat: ForcedWin, me: str, moves: list[int]) -> list[int]:
     """The moves after which the opponent's threat finds no forced win, among those that could stop it: the
     cells of its main line, and our own fours and threes (which it must answer first), the others after. All
     are looked at with a few nodes first, then more, until some are shown to leave no forced win within the
@@ -261,7 +333,7 @@ def _defences(s: Search, checks: Checks, threat: ForcedWin, me: str, moves: list
     return finished or held
 
 
-def _unrefuted(s: Search, checks: Checks, me: str, them: str, held: list[int]) -> list[int]:
+def _unrefuted(s: Move, checks: Checks, me: str, them: str, held: list[int]) -> list[int]:
     """``held`` (the moves that stop the opponent's forced win) without those that leave it the stronger reply.
 
     After each of the first REBUT_MOVES, the opponent is given each of the others: its *pressure* is the share of
@@ -290,7 +362,7 @@ def _unrefuted(s: Search, checks: Checks, me: str, them: str, held: list[int]) -
     return [m for m in held if pressure.get(m, lowest) <= lowest + REBUT_MARGIN]
 
 
-def _pressure(s: Search, me: str, them: str, reply: int, until: float | None = None) -> float:
+def _pressure(s: Move, me: str, them: str, reply: int, until: float | None = None) -> float:
     """After the opponent's ``reply``: the share of our replies tried after which it has a forced win found within
     REBUT_NODES nodes (0 if it has none found to start with). ``Exhausted`` once the clock reads past ``until``
     (checked before each search: the searches themselves end quietly when their share runs out)."""
@@ -323,7 +395,7 @@ def _pressure(s: Search, me: str, them: str, reply: int, until: float | None = N
         game.undo()
 
 
-def _safe(s: Search, checks: Checks, ranked: list[int], scores: dict | None = None) -> list[int]:
+def _safe(s: Move, checks: Checks, ranked: list[int], scores: dict | None = None) -> list[int]:
     """``ranked`` ordered for safety: first the best-ranked move after which the opponent's threat search
     finished and found no forced win, then those whose search ran out of its share, then those it wins
     after, the longest win first. The best-ranked moves are checked one by one (each given more nodes, round

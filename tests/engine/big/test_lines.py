@@ -1,12 +1,12 @@
-"""The lines of the big boards (webapp/engine/lines.py): each shape, its weight, and each cell's layout and memory."""
+"""The lines of the big boards (webapp/engine/big/lines.py): each shape, its weight, each cell's layout and memory."""
 
 import random
 
 import pytest
 
 from tests.engine.positions import BIG, check_against_a_full_scan, random_game, reference_window
-from webapp.engine.gomoku import Gomoku
-from webapp.engine.lines import (
+from webapp.engine.big.board import Gomoku
+from webapp.engine.big.lines import (
     DEAD,
     DIRECTIONS,
     FIVE,
@@ -48,7 +48,7 @@ def test_a_stone_makes_the_shape_a_player_would_name(window, shape):
 
 def test_the_lines_memory_is_emptied_at_its_bound_and_the_board_stays_right(monkeypatch):
     # Whatever positions a visitor asks about, a layout remembers at most LINE_CACHE_LIMIT lines' contents.
-    monkeypatch.setattr("webapp.engine.lines.LINE_CACHE_LIMIT", 40)
+    monkeypatch.setattr("webapp.engine.big.lines.LINE_CACHE_LIMIT", 40)
     g = random_game(15, 5, random.Random(7), 50)
     kept = sum(len(known) for known in g.lay.known)
     assert 0 < kept == g.lay.remembered <= 40
@@ -64,7 +64,7 @@ def test_weights_tell_the_strongest_shape():
 @pytest.mark.parametrize(("n", "k"), BIG)
 def test_a_fresh_layout_knows_each_cells_neighbours_codes_and_keys(n, k):
     # A new Layout, not the memoised one: a mutation run starts from a process that has built those.
-    from webapp.engine.lines import Layout
+    from webapp.engine.big.lines import Layout
 
     lay = Layout(n, k)
     assert lay.centre == (n // 2) * (n + 1)

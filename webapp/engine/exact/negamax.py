@@ -1,5 +1,5 @@
 """The exact search's inner loop: negamax over bit boards, a packed transposition table, the pairing cut
-and the budget's checks. ``webapp.engine.exact`` asks the questions; this module answers them fast."""
+and the budget's checks. ``webapp.engine.exact.search`` asks the questions; this module answers them fast."""
 
 from __future__ import annotations
 
@@ -7,16 +7,12 @@ from collections.abc import Callable
 from operator import add
 
 from webapp.engine import pacing
-from webapp.engine.bitboard import BitGeometry
+from webapp.engine.exact.bitboard import BitGeometry
+from webapp.engine.exact.parameters import CHECK_EVERY, PAIRING_STEPS
 
 # The same scale as webapp.engine.levels.WIN (a test holds them equal).
 WIN = 100
 INF = 10**6
-# How often (in nodes) a search reads its clock and lets other work run: a few milliseconds.
-CHECK_EVERY = 256
-# The steps one look for a pairing may take: past this it says "none found" (the search goes on as without
-# it). Thirty find as many as a thousand on the bench's positions; each step counts as a node of the budget.
-PAIRING_STEPS = 30
 # The table's entries packed in one small integer: the lower bound, the upper bound (each offset by BIAS
 # into a byte, the outer codes standing for no bound) and the best cell plus one (0 for none).
 BIAS = 128

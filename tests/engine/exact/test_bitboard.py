@@ -1,7 +1,7 @@
-"""The bit boards of 4×4 and 5×5 (webapp/engine/bitboard.py): the text both ways, and one key for all twins."""
+"""The bit boards of 4×4 and 5×5 (webapp/engine/exact/bitboard.py): the text both ways, and one key for all twins."""
 
-from webapp.engine.bitboard import bit_geometry, bits_of, text_of
 from webapp.engine.boards import position
+from webapp.engine.exact.bitboard import bit_geometry, bits_of, text_of
 
 
 def test_the_bit_board_reads_and_writes_the_text():

@@ -5,13 +5,15 @@ A line (a row, a column, a diagonal) is one integer, two bits a cell, and a cell
 four, four, open three...) and their weights, the table (built lazily, per k) that turns a window into
 what a stone of X, and one of O, would make there, as Rapfi and Embryo do with their pattern codes, and
 the ``Layout`` of each board: its lines, each cell's neighbours and windows, the Zobrist keys, and what
-each line's contents make (``Layout.line_info``), remembered. ``gomoku.py``'s board reads them all.
+each line's contents make (``Layout.line_info``), remembered. ``board.py``'s board reads them all.
 """
 
 from __future__ import annotations
 
 import random
 from functools import cache
+
+from webapp.engine.big.parameters import LINE_CACHE_LIMIT, PRIORITY
 
 X, O, EMPTY, EDGE = "X", "O", ".", "#"
 MARKS = (EMPTY, X, O)  # a cell's code on the board: 0 empty, 1 X, 2 O
@@ -28,8 +30,6 @@ DOUBLE_W = 2 * FOUR_W
 # Two open threes at once (in two directions): below a four, and above one open three with the rest (60 + 3 × 14).
 DOUBLE_THREE_W = 2 * THREE_W
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
-# A move's priority in the ordering, from both sides' weights at its cell (``Gomoku.ranked``): attack counts double.
-PRIORITY = 2
 # One step weaker for each shape a further stone would make: one move from an open four is an open three.
 _WEAKER = {OPEN_FOUR: OPEN_THREE, FOUR: THREE, OPEN_THREE: OPEN_TWO, THREE: TWO, OPEN_TWO: ONE, TWO: ONE, ONE: ONE}
 # X's weight and O's are kept in one integer, O's above X's: one addition updates both.
@@ -38,10 +38,6 @@ LOW = (1 << SHIFT) - 1
 FIVE_HIGH, FOUR_HIGH, DOUBLE_HIGH = FIVE_W << SHIFT, FOUR_W << SHIFT, DOUBLE_W << SHIFT
 # A window's two bits for each cell: empty, X, O, or off the board.
 _CODE_CHARS = (EMPTY, X, O, EDGE)
-# A layout's memory of what each line's contents make (``Layout.line_info``) is emptied when it holds this many
-# (about 700 bytes each, with the move ordering's parts: 21 MB at most), so that a worker's memory stays bounded
-# whatever positions it is asked about. One search of X's opening adds about 3,000.
-LINE_CACHE_LIMIT = 30_000
 _NO_THREATS: tuple = ()
 
 

@@ -25,8 +25,7 @@ Wins are free-style, as the rules module counts them: k or more in a row.
 
 from __future__ import annotations
 
-from webapp.engine.boards import board_for
-from webapp.engine.lines import (
+from webapp.engine.big.lines import (
     DEAD,
     DOUBLE_HIGH,
     DOUBLE_THREE_W,
@@ -44,6 +43,7 @@ from webapp.engine.lines import (
     X,
     layout,
 )
+from webapp.engine.boards import board_for
 
 PASS = -1  # in a game's history: the side to move let the other move (see Gomoku.pass_turn)
 _NO_CELLS: frozenset = frozenset()

@@ -2,7 +2,7 @@
 
 Every question here is answered within a budget of nodes (the same on any machine; about 0.3 s of CPU)
 and of seconds on the request's clock (``webapp.engine.pacing``), whatever the position: a move, every
-move's value, the outlook. On 5×5 the book (webapp.engine.book) holds the exact value of every position
+move's value, the outlook. On 5×5 the book (webapp.engine.exact.book) holds the exact value of every position
 with six marks or fewer, so with five or fewer every move's value is known at once, and with six the
 search only has to find a move that keeps the value the book gives; past the book the search is quick
 (docs/benchmarks.md). 4×4 needs no book: the empty board is solved in a few thousand nodes.
@@ -21,25 +21,20 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from webapp.engine import book
 from webapp.engine.boards import board_for
-from webapp.engine.exact import Choice, ExactSearch
-from webapp.engine.negamax import WIN, OutOfBudget
+from webapp.engine.exact import book
+from webapp.engine.exact.negamax import WIN, OutOfBudget
+from webapp.engine.exact.parameters import (
+    ANALYSIS_NODES,
+    CACHED_BOARDS,
+    EXTRA_NODES,
+    MOVE_NODES,
+    OUTLOOK_NODES,
+    SECONDS,
+    TABLE_LIMIT,
+)
+from webapp.engine.exact.search import Choice, ExactSearch
 from webapp.engine.rules import EMPTY
-
-# The nodes one question may spend (a node, or a step of a pairing, counts one): about 0.3 s of CPU here.
-# Nodes, not seconds, so the answer is the same on any machine; the seconds are only a safety net.
-MOVE_NODES = 100_000
-ANALYSIS_NODES = 100_000
-OUTLOOK_NODES = 100_000
-SECONDS = 0.45
-# Of a move's budget, what finding the other moves as good and the tie-break between them may take each,
-# once the best move is proved (a move not proved as good by then is left out; a tie-break not settled
-# leaves every move proved as good).
-EXTRA_NODES = 20_000
-# The search's table is dropped and begun again past this many positions: a few megabytes at most.
-TABLE_LIMIT = 50_000
-CACHED_BOARDS = 256
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,13 +7,14 @@ import pytest
 from support import after, rank
 
 from tests.engine.positions import TEN_DRAWS, sample
-from webapp.engine import pacing, perfect
-from webapp.engine.bitboard import bit_geometry
+from webapp.engine import pacing
 from webapp.engine.boards import is_exact_board, position
-from webapp.engine.exact import Choice, ExactSearch, _interchangeable
+from webapp.engine.exact import perfect
+from webapp.engine.exact.bitboard import bit_geometry
+from webapp.engine.exact.negamax import CHECK_EVERY, INF, PAIRING_STEPS, WIN, OutOfBudget, unpack
+from webapp.engine.exact.search import Choice, ExactSearch, _interchangeable
 from webapp.engine.levels import WIN as LEVELS_WIN
 from webapp.engine.levels import analyze, candidates, choose_move
-from webapp.engine.negamax import CHECK_EVERY, INF, PAIRING_STEPS, WIN, OutOfBudget, unpack
 from webapp.engine.rules import Position, other
 
 

@@ -4,11 +4,12 @@ from support import stones
 from tests.engine.positions import DOUBLE_THREE, FOUR_THREE
 from tests.proofs import wins_within
 from webapp import solver
+from webapp.engine.big.board import Gomoku
+from webapp.engine.big.budget import Meter
+from webapp.engine.big.facts import Threat, forced_win, move_notes, threats
+from webapp.engine.big.threats import ThreatSearch
 from webapp.engine.boards import UnknownBoardSizeError
-from webapp.engine.facts import Threat, forced_win, move_notes, threats
-from webapp.engine.gomoku import Gomoku
 from webapp.engine.rules import EMPTY, IllegalMoveError, InvalidBoardError, InvalidMoveError
-from webapp.engine.vct import Meter, ThreatSearch
 
 
 def cell(r: int, c: int, n: int = 15) -> int:

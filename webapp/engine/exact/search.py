@@ -18,7 +18,7 @@ and a slower loss are worth more. What makes it fast, largest first:
 * a transposition table keyed on the least of the position's eight rotations and reflections,
   holding both bounds a window search leaves and the best move (turned into the key's frame);
 * that best move tried first, then the cells on the most lines;
-* two integers for the board (webapp.engine.bitboard), the eight images kept up to date by addition.
+* two integers for the board (webapp.engine.exact.bitboard), the eight images kept up to date by addition.
 
 A search has a budget, in nodes (the same on any machine) and in seconds of its pace's clock
 (``webapp.engine.pacing``), and lets the server's other work run every 256 nodes. Out of budget, a
@@ -37,8 +37,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from operator import add
 
-from webapp.engine.bitboard import BitGeometry, bit_geometry, bits_of
-from webapp.engine.negamax import (
+from webapp.engine.exact.bitboard import BitGeometry, bit_geometry, bits_of
+from webapp.engine.exact.negamax import (
     INF,
     WIN,
     Budget,

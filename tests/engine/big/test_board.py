@@ -7,8 +7,9 @@ from hypothesis import strategies as st
 
 from tests.engine.positions import BIG, check_against_a_full_scan, random_game
 from tests.proofs import wins_within
-from webapp.engine.gomoku import Gomoku
-from webapp.engine.lines import (
+from webapp.engine.big.board import Gomoku
+from webapp.engine.big.budget import Meter
+from webapp.engine.big.lines import (
     DOUBLE_THREE_W,
     DOUBLE_W,
     FOUR,
@@ -19,8 +20,8 @@ from webapp.engine.lines import (
     THREE_W,
     WEIGHTS,
 )
+from webapp.engine.big.threats import ThreatSearch
 from webapp.engine.rules import EMPTY, geometry, parse
-from webapp.engine.vct import Meter, ThreatSearch
 
 
 def wins_by_the_rules(text: str, n: int, k: int) -> set[int]:

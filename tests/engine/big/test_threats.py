@@ -7,9 +7,10 @@ from support import stones
 from tests.engine.positions import DOUBLE_THREE, FOUR_THREE
 from tests.proofs import loses_within, wins_within
 from webapp.engine import pacing
-from webapp.engine.gomoku import Gomoku
-from webapp.engine.lines import FOUR_W
-from webapp.engine.vct import Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
+from webapp.engine.big.board import Gomoku
+from webapp.engine.big.budget import Exhausted, Meter, OutOfBudget
+from webapp.engine.big.lines import FOUR_W
+from webapp.engine.big.threats import ForcedWin, ThreatSearch
 
 # A lost game's position, X to move: after 85, O wins by continuous fours; after 187 it has none, but a
 # win by fours and threes.

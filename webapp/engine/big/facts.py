@@ -18,20 +18,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from webapp.engine.big.board import Gomoku
+from webapp.engine.big.budget import Exhausted, Meter, OutOfBudget
+from webapp.engine.big.lines import DIRECTIONS, FIVE, FOUR, OPEN_FOUR, OPEN_THREE
+from webapp.engine.big.parameters import (
+    DEPTH,
+    FACTS_NODES,
+    FACTS_SECONDS,
+    REVIEW_NODES,
+    REVIEW_SEARCH_NODES,
+    REVIEW_TRIED,
+    REVIEWS_REMEMBERED,
+    THREES,
+)
+from webapp.engine.big.threats import ForcedWin, ThreatSearch
 from webapp.engine.boards import board_for, position
-from webapp.engine.gomoku import Gomoku
-from webapp.engine.lines import DIRECTIONS, FIVE, FOUR, OPEN_FOUR, OPEN_THREE
 from webapp.engine.rules import EMPTY, O, X, other
-from webapp.engine.vct import Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
 
 __all__ = ["ForcedWin", "MoveFacts", "Threat", "forced_win", "game_facts", "move_notes", "threats"]
 
 KINDS = ("five", "open-four", "four", "open-three")  # strongest first
-# The budget of ``forced_win``: small, so that a page can afford it on every move.
-NODES = 20_000
-SECONDS = 0.25
-THREES = 3
-DEPTH = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +166,7 @@ def forced_win(board: str, side: str | None = None) -> ForcedWin | None:
             return None  # were it to move, the other side would still have a line to complete
         game.pass_turn()
     try:
-        return ThreatSearch(game, side, Meter(nodes=NODES, seconds=SECONDS)).vct(THREES, DEPTH)
+        return ThreatSearch(game, side, Meter(nodes=FACTS_NODES, seconds=FACTS_SECONDS)).vct(THREES, DEPTH)
     except OutOfBudget:
         return None
 
@@ -205,12 +211,8 @@ def move_notes(board: str, cell: int) -> tuple[str, ...]:
 
 # --- what a whole game's moves did, for its review -------------------------------------------------
 # A review of a 15×15 game may have 225 moves to look at, and one request has under a second: the searches
-# share one budget of nodes (about a third of a second of CPU on the bench machine), each search its own
-# small part of it, and the positions are searched from the end back, where the game was decided.
-REVIEW_NODES = 6_000
-SEARCH_NODES = 600
-# The moves tried instead of one that let a forced win through, to say which would have been better.
-TRIED = 3
+# share one budget of nodes (``REVIEW_NODES``), each search its own small part of it, and the positions are
+# searched from the end back, where the game was decided.
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,13 +249,12 @@ def game_facts(n: int, k: int, moves: tuple[int, ...]) -> tuple[MoveFacts, ...]:
     # A review is asked for again at each step through it: remembered, unless its request's clock cut it short.
     if not timed_out:
         _REVIEWED[key] = found
-        while len(_REVIEWED) > REMEMBERED:
+        while len(_REVIEWED) > REVIEWS_REMEMBERED:
             del _REVIEWED[next(iter(_REVIEWED))]
     return found
 
 
-# Bounded: the games come from visitors. A 15×15 game's facts take tens of kilobytes.
-REMEMBERED = 16
+# Bounded (``REVIEWS_REMEMBERED``): the games come from visitors. A 15×15 game's facts take tens of kilobytes.
 _REVIEWED: dict[tuple[int, int, tuple[int, ...]], tuple[MoveFacts, ...]] = {}
 
 
@@ -300,7 +301,7 @@ def _win_for_mover(game: Gomoku, meter: Meter) -> ForcedWin | None:
     if mine:
         return ForcedWin(side, "fours", mine[0], 1, (mine[0],))
     try:
-        with meter.share(SEARCH_NODES):
+        with meter.share(REVIEW_SEARCH_NODES):
             return ThreatSearch(game, side, meter).vct(THREES, DEPTH)
     except Exhausted:
         return None
@@ -311,7 +312,7 @@ def _keeps_win(game: Gomoku, move: int, meter: Meter) -> int | None:
     side = game.mover
     game.play(move)
     try:
-        with meter.share(SEARCH_NODES):
+        with meter.share(REVIEW_SEARCH_NODES):
             rest = ThreatSearch(game, side, meter).defend(THREES, DEPTH - 1)
     except Exhausted:
         rest = None
@@ -327,7 +328,7 @@ def _defences(game: Gomoku, move: int, allows: ForcedWin, meter: Meter) -> tuple
     for cell in (*game.completions(game.mover)[1], *allows.line[::2]):
         if cell != move and cell not in tried and game.board[cell] == 0:
             tried.append(cell)
-    return tuple(cell for cell in tried[:TRIED] if _after(game, cell, meter) is None)
+    return tuple(cell for cell in tried[:REVIEW_TRIED] if _after(game, cell, meter) is None)
 
 
 def _facts_of(move: int, completes: frozenset, at: int, found: dict, kept: dict, better: dict) -> MoveFacts:

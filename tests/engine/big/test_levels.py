@@ -1,4 +1,4 @@
-"""The big boards' levels (webapp/engine/big.py): each level's moves, the analysis's proofs, the Hard search's view."""
+"""The big boards' levels (webapp/engine/big/levels.py): each level's moves, the analysis's proofs, Hard's view."""
 
 import random
 
@@ -18,10 +18,12 @@ from tests.engine.positions import (
     random_positions,
 )
 from tests.proofs import wins_within
-from webapp.engine import big, hard, levels, pacing
-from webapp.engine.budget import DEFAULT_BUDGET, Budget
-from webapp.engine.gomoku import Gomoku
-from webapp.engine.hard import search
+from webapp.engine import levels, pacing
+from webapp.engine.big import hard
+from webapp.engine.big import levels as big
+from webapp.engine.big.board import Gomoku
+from webapp.engine.big.budget import DEFAULT_BUDGET, Budget
+from webapp.engine.big.hard import search
 from webapp.engine.rules import EMPTY, Position, parse
 
 # 7×7: X to move completes the top row at cell 4.

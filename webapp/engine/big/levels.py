@@ -1,6 +1,6 @@
 """The levels on the boards too big to solve (7×7 and 15×15, five in a row): Easy, Medium, Hard and the analysis.
 
-Hard is the time-budgeted search of ``hard.py`` on the threat-tracking board of ``gomoku.py``; Medium
+Hard is the time-budgeted search of ``hard.py`` on the threat-tracking board of ``board.py``; Medium
 looks one move ahead with the same static evaluation; the analysis reports a result only where it is
 proved (an immediate win or loss, a forced win by continuous fours or by fours and threes for either
 side, or a board where nobody can ever complete a line) and "unclear" everywhere else.
@@ -17,12 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from webapp.engine import alphabeta, hard, pacing
-from webapp.engine.budget import DEFAULT_BUDGET, Budget
-from webapp.engine.gomoku import Gomoku
-from webapp.engine.lines import FOUR_W, THREE_W
+from webapp.engine import pacing
+from webapp.engine.big import hard
+from webapp.engine.big.board import Gomoku
+from webapp.engine.big.budget import DEFAULT_BUDGET, Budget, Exhausted, Meter, OutOfBudget
+from webapp.engine.big.lines import FOUR_W, THREE_W
+from webapp.engine.big.parameters import ANALYSIS_FRACTION, CHECK_NODES, THREES
+from webapp.engine.big.threats import DEPTH, ForcedWin, ThreatSearch
 from webapp.engine.rules import other
-from webapp.engine.vct import DEPTH, Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
 
 # What Medium sees when the opponent could win at once after its move: worse than any quiet position.
 THREAT = 10**8
@@ -123,10 +125,6 @@ def analyze(board: str, seconds: float = DEFAULT_BUDGET.seconds) -> dict[int, tu
     return dict(_analyze(board, seconds))
 
 
-# How long a forced win may be (attacker moves) and how many threes it may use, in the analysis.
-THREES = alphabeta.THREES
-
-
 @lru_cache(maxsize=16)
 def _analyze(board: str, seconds: float) -> tuple[tuple[int, tuple[str, int | None]], ...]:
     game = Gomoku.for_board(board)
@@ -152,7 +150,7 @@ def _analyze(board: str, seconds: float) -> tuple[tuple[int, tuple[str, int | No
             else:
                 _own_wins(game, me, meter, result)
         # The opponent's answers: a forced win after each move still open, the likeliest moves first.
-        deadline = meter.start + seconds * 0.8
+        deadline = meter.start + seconds * ANALYSIS_FRACTION
         near = [m for m in game.moves() if result[m] == UNCLEAR]
         seen = set(near)
         open_moves = near + [m for m in legal if result[m] == UNCLEAR and m not in seen]
@@ -179,7 +177,7 @@ def _own_wins(game: Gomoku, me: str, meter: Meter, result: dict) -> None:
         cost = 0 if game.worth(move, me) >= FOUR_W else 1
         game.play(move)
         try:
-            with meter.share(hard.CHECK_NODES):
+            with meter.share(CHECK_NODES):
                 plies = own.defend(THREES - cost, DEPTH - 1)
         except Exhausted:
             plies = None
@@ -192,7 +190,7 @@ def _own_wins(game: Gomoku, me: str, meter: Meter, result: dict) -> None:
 def _plies(search: ThreatSearch, meter: Meter) -> int | None:
     """The plies of the forced win ``search``'s side has, to move in the position, or None if none is found."""
     try:
-        with meter.share(hard.CHECK_NODES):
+        with meter.share(CHECK_NODES):
             for threes in range(THREES + 1):
                 plies = search.attack(threes, DEPTH)
                 if plies is not None:

@@ -1,11 +1,10 @@
-"""One search from one position for the Hard level: the alpha-beta, and the threat searches within their shares.
+"""Hard's alpha-beta from one position: iterative deepening, its table, and short threat searches inside it.
 
 For games of threats such as k in a row on a big board, on a mutable state for speed. The state (a
 ``ThreatGame``) answers the questions a threat search asks: where a side completes a line, where it
 makes a four, a double or an open three, and what the other side can answer to a double in the making.
-``Search`` holds one move's meter, transposition table and caches: its threat searches (``forced``,
-``outlook``) each run within a share of the budget, and its iterative-deepening alpha-beta (``deepen``)
-has a small VCF at the horizon. Which of them a move asks for, and in what order, is ``hard.py``'s.
+``AlphaBeta`` holds one move's transposition table and caches, and counts its nodes on the move's meter, the
+one the threat searches count on too; how long it may deepen is ``hard.py``'s to say.
 
 Every value is a negamax value for the side to move. A win found ``p`` plies from the root is worth
 ``MATE - p``, so a faster win (and a slower loss) is worth more.
@@ -14,30 +13,21 @@ Every value is a negamax value for the side to move. A win found ``p`` plies fro
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
 from typing import Protocol
 
-from webapp.engine.budget import Budget
-from webapp.engine.lines import DOUBLE_W as DOUBLE
-from webapp.engine.lines import FOUR_W as FOUR
-from webapp.engine.vct import DEPTH, Exhausted, ForcedWin, Meter, OutOfBudget, ThreatSearch
+from webapp.engine.big.budget import Exhausted, Meter, OutOfBudget
+from webapp.engine.big.lines import DOUBLE_W as DOUBLE
+from webapp.engine.big.lines import FOUR_W as FOUR
+from webapp.engine.big.parameters import FORCED_PLIES, INNER_NODES, LEAF_DEPTH, LEAF_NODES, TABLE_LIMIT, WIDTH
+from webapp.engine.big.threats import ThreatSearch
 
-__all__ = ["INF", "MATE", "MATE_BOUND", "Outlook", "Search", "ThreatGame"]
+__all__ = ["INF", "MATE", "MATE_BOUND", "AlphaBeta", "ThreatGame"]
 
 MATE = 10**9
 # Values beyond this are wins or losses, not static judgements.
 MATE_BOUND = MATE - 10_000
 INF = MATE + 1
 EXACT, LOWER, UPPER = 0, 1, 2
-# How many moves an inner node searches, best-looking first (the root searches ``hard.ROOT_WIDTH``).
-WIDTH = 10
-# A per-search transposition table is cleared when it grows past this, to bound a worker's memory.
-TABLE_LIMIT = 200_000
-# The short threat searches inside the alpha-beta, in nodes.
-LEAF_NODES = 24  # our VCF at the horizon
-INNER_NODES = 40  # ours, and the opponent's, at the nodes before it
-LEAF_DEPTH = 4  # fours in it
-THREES = 3  # threes in a VCT, at most
 
 
 class ThreatGame(Protocol):
@@ -78,33 +68,15 @@ class ThreatGame(Protocol):
     def evaluate(self) -> int: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Outlook:
-    """What a threat search found for one side: its forced win, if any, and whether it searched all it meant to."""
-
-    win: ForcedWin | None
-    finished: bool
-
-    @property
-    def hardness(self) -> tuple:
-        """For the side defending against it: no win found at all is best, then one the search ran out looking
-        for, then a longer win, then one that needs threes (harder to find than fours alone)."""
-        if self.win is None:
-            return (2 if self.finished else 1, 0, 0)
-        return (0, self.win.plies, self.win.kind == "threes")
-
-
 def _other(mark: str) -> str:
     return "O" if mark == "X" else "X"
 
 
-class Search:
-    """One search from one position: the meter, the transposition table and the threat searches."""
+class AlphaBeta:
+    """One move's alpha-beta: its transposition table and caches, its nodes counted on the move's ``meter``."""
 
-    def __init__(self, game: ThreatGame, budget: Budget, meter: Meter | None = None):
-        self.game = game
-        self.budget = budget
-        self.meter = meter or Meter(budget.nodes, budget.seconds, budget.clock)
+    def __init__(self, game: ThreatGame, meter: Meter, depth: int = 64):
+        self.game, self.meter, self.depth = game, meter, depth
         self.table: dict = {}
         # What ``fours`` found in each position it was asked about: the alpha-beta asks again of the same nodes at
         # each depth, and of the same positions reached by moves in another order.
@@ -112,81 +84,6 @@ class Search:
         # The move ordering of each position the alpha-beta has searched: each iteration visits again the nodes of the
         # last.
         self.orders: dict = {}
-
-    @property
-    def nodes(self) -> int:
-        return self.meter.nodes
-
-    @property
-    def start(self) -> float:
-        return self.meter.start
-
-    def tick(self) -> None:
-        self.meter.tick()
-
-    def elapsed(self) -> float:
-        return self.meter.elapsed()
-
-    def share(self, nodes: int, fraction: float) -> int:
-        """A threat search's share of nodes: ``nodes``, or ``fraction`` of a smaller node budget."""
-        budget = self.budget.nodes
-        return nodes if budget is None else min(nodes, int(budget * fraction))
-
-    def opening_count(self) -> int:
-        """The nodes within which an alpha-beta iteration may start, in the opening; 0 past it (the clock decides).
-
-        In the quiet opening a few decisions shape the whole game, and which depth a clock lets the search reach
-        there flips them. A node count decides which iterations start the same way on every machine (the last one
-        may still be cut by the clock). The first player, with a budget of nodes of its own (``Budget.for_mover``),
-        has no opening count."""
-        budget = self.budget
-        if self.game.stones >= budget.opening_stones:
-            return 0
-        if self.game.stones < budget.early_stones:
-            # O's first moves count fewer nodes than its later opening moves: the early moves and the later ones
-            # are each best at their own depth (docs/engine.md, *Budget and time control*).
-            return budget.early_nodes
-        return budget.opening_nodes
-
-    def until(self, fraction: float) -> float | None:
-        """The clock reading at ``fraction`` of the budget's seconds; None without seconds, or where a budget of
-        nodes ends each step by its share of them (``share``), the seconds ending only the whole move."""
-        seconds = self.budget.seconds
-        if seconds is None or self.budget.nodes is not None:
-            return None
-        return self.meter.start + seconds * fraction
-
-    # --- the threat searches ---------------------------------------------------------------------
-
-    def forced(self, side: str, nodes: int, until: float | None = None, threes: int = THREES) -> ForcedWin | None:
-        """``side``'s forced win (continuous fours first, then threes), as if it were to move, found within
-        ``nodes`` nodes (and by the clock reading ``until``); None if none was found in that share."""
-        return self.outlook(side, nodes, until, threes).win
-
-    def outlook(self, side: str, nodes: int, until: float | None = None, threes: int = THREES) -> Outlook:
-        """As ``forced``, and whether the broad search finished within its share (so that None means none exists
-        within its bounds) or ran out of it. A narrow search (long chains of dependent threats) goes first, with
-        a third of the share."""
-        game, meter = self.game, self.meter
-        passed = game.mover != side
-        if passed:
-            game.pass_turn()
-        start = meter.nodes
-        try:
-            try:
-                with meter.share(max(nodes // 3, 1), until):
-                    win = ThreatSearch(game, side, meter, narrow=True).vct(threes, DEPTH)
-                if win is not None:
-                    return Outlook(win, True)
-            except Exhausted:
-                pass
-            with meter.share(max(nodes - (meter.nodes - start), 1), until):
-                return Outlook(ThreatSearch(game, side, meter).vct(threes, DEPTH), True)
-        except Exhausted:
-            return Outlook(None, False)
-        finally:
-            if passed:
-                game.undo()
 
     # --- alpha-beta ------------------------------------------------------------------------------
 
@@ -206,7 +103,7 @@ class Search:
             # below asks for moves, so the stone is pushed.
             (game.play if depth > 0 else game.push)(theirs[0])
             try:
-                return -self.negamax(depth if ply < 40 else 0, -beta, -alpha, ply + 1)
+                return -self.negamax(depth if ply < FORCED_PLIES else 0, -beta, -alpha, ply + 1)
             finally:
                 game.undo()
         if game.has(me, DOUBLE):
@@ -346,16 +243,21 @@ class Search:
             best = max(best, value)
         return scores
 
-    def deepen(self, moves: list[int]) -> tuple[dict[int, int], int]:
-        """Iterative deepening over ``moves``: each one's value at the last depth completed, and that depth."""
-        budget = self.budget
+    def deepen(
+        self, moves: list[int], until: float | None = None, count: int = 0, seconds: float | None = None
+    ) -> tuple[dict[int, int], int]:
+        """Iterative deepening over ``moves``: each one's value at the last depth completed, and that depth.
+
+        It stops at a win, or when every move loses; else a new iteration starts only while this search has
+        visited fewer than ``count`` nodes or, without a count, used less than ``seconds`` of the clock; and it
+        runs at most until the clock reads ``until``. One cut short mid-way leaves the last complete one."""
         scores = dict.fromkeys(moves, 0)
         reached = 0
-        began, visited = self.meter.clock(), self.meter.nodes
-        count = self.opening_count()
+        meter = self.meter
+        began, visited = meter.clock(), meter.nodes
         try:
-            with self.meter.share(until=self.until(budget.search_fraction)):
-                for depth in range(1, budget.depth + 1):
+            with meter.share(until=until):
+                for depth in range(1, self.depth + 1):
                     found = self.root(moves, depth)
                     scores, reached = found, depth
                     # The best first next time: the scores of the last iteration are the best ordering we have.
@@ -363,12 +265,9 @@ class Search:
                     if scores[moves[0]] > MATE_BOUND or all(v < -MATE_BOUND for v in scores.values()):
                         break  # a win is found, or every move loses: looking deeper changes nothing
                     if count:
-                        if self.meter.nodes - visited >= count:
+                        if meter.nodes - visited >= count:
                             break
-                    elif (
-                        budget.seconds is not None
-                        and self.meter.clock() - began > budget.seconds * budget.start_fraction
-                    ):
+                    elif seconds is not None and meter.clock() - began > seconds:
                         break
         except (Exhausted, OutOfBudget):
             pass  # mid-iteration: the last complete one stands

@@ -1,15 +1,15 @@
-"""Hard's alpha-beta (webapp/engine/alphabeta.py): held against a plain negamax, its iterations and its table."""
+"""Hard's alpha-beta (webapp/engine/big/alphabeta.py): held against a plain negamax, its iterations and its table."""
 
 import pytest
 from support import stones
 
 from tests.engine.positions import MIDDLEGAMES, QUIET_15, VCF, game_of, grid, shape
-from webapp.engine import alphabeta, hard
-from webapp.engine.budget import DEFAULT_BUDGET, Budget
-from webapp.engine.gomoku import Gomoku
-from webapp.engine.lines import DOUBLE_W, FOUR_W
+from webapp.engine.big import alphabeta, hard, parameters
+from webapp.engine.big.board import Gomoku
+from webapp.engine.big.budget import DEFAULT_BUDGET, Budget, Exhausted, Meter
+from webapp.engine.big.lines import DOUBLE_W, FOUR_W
+from webapp.engine.big.threats import ThreatSearch
 from webapp.engine.rules import other
-from webapp.engine.vct import Exhausted, Meter, ThreatSearch
 
 
 def fours_of(game: Gomoku, side: str, line: bool = False):
@@ -19,12 +19,12 @@ def fours_of(game: Gomoku, side: str, line: bool = False):
         game.pass_turn()
     meter = Meter()
     try:
-        with meter.share(alphabeta.INNER_NODES):
+        with meter.share(parameters.INNER_NODES):
             search = ThreatSearch(game, side, meter)
             if line:
-                found = search.vcf(alphabeta.LEAF_DEPTH)
+                found = search.vcf(parameters.LEAF_DEPTH)
                 return None if found is None else found.line
-            return search.attack(0, alphabeta.LEAF_DEPTH)
+            return search.attack(0, parameters.LEAF_DEPTH)
     except Exhausted:
         return None
     finally:
@@ -53,8 +53,8 @@ def reference(game: Gomoku, depth: int, ply: int) -> int:
     if depth <= 0:
         meter = Meter()
         try:
-            with meter.share(alphabeta.LEAF_NODES):
-                found = ThreatSearch(game, me, meter).attack(0, alphabeta.LEAF_DEPTH)
+            with meter.share(parameters.LEAF_NODES):
+                found = ThreatSearch(game, me, meter).attack(0, parameters.LEAF_DEPTH)
         except Exhausted:
             found = None
         return game.evaluate() if found is None else alphabeta.MATE - ply - found
@@ -65,13 +65,13 @@ def reference(game: Gomoku, depth: int, ply: int) -> int:
         plies = fours_of(game, me)
         if plies is not None:
             return alphabeta.MATE - ply - plies
-        moves = game.moves(alphabeta.WIDTH)
+        moves = game.moves(parameters.WIDTH)
         threat = fours_of(game, other(me), line=True)
         if threat is not None:
             stops = set(threat) | set(game.threats(me, FOUR_W))
-            moves = [m for m in game.moves() if m in stops][: alphabeta.WIDTH] or moves
+            moves = [m for m in game.moves() if m in stops][: parameters.WIDTH] or moves
     else:
-        moves = answers[: alphabeta.WIDTH]
+        moves = answers[: parameters.WIDTH]
     best = -alphabeta.INF
     for move in moves:
         game.play(move)
@@ -79,7 +79,7 @@ def reference(game: Gomoku, depth: int, ply: int) -> int:
             best = max(best, -reference(game, depth - 1, ply + 1))
         finally:
             game.undo()
-    if answers is not None and best < -alphabeta.MATE_BOUND and len(answers) > alphabeta.WIDTH:
+    if answers is not None and best < -alphabeta.MATE_BOUND and len(answers) > parameters.WIDTH:
         best = max(best, -(alphabeta.MATE - ply - 4))
     return best
 
@@ -89,7 +89,7 @@ def reference(game: Gomoku, depth: int, ply: int) -> int:
 def test_the_windowed_search_with_its_table_finds_the_plain_negamax_value(board, depth):
     g = Gomoku.from_text(board, 7, 5)
     expected = reference(g, depth, 0)
-    s = alphabeta.Search(g, Budget())
+    s = alphabeta.AlphaBeta(g, Meter())
     assert s.negamax(depth, -alphabeta.INF, alphabeta.INF, 0) == expected
     assert g.text == board  # every move taken back
 
@@ -98,7 +98,7 @@ def test_the_windowed_search_with_its_table_finds_the_plain_negamax_value(board,
 @pytest.mark.parametrize("ply", [39, 40])
 def test_forced_replies_cost_no_depth_until_ply_40(board, ply):
     g = Gomoku.from_text(board, 7, 5)
-    s = alphabeta.Search(g, Budget())
+    s = alphabeta.AlphaBeta(g, Meter())
     assert s.negamax(1, -alphabeta.INF, alphabeta.INF, ply) == reference(g, 1, ply)
 
 
@@ -106,8 +106,8 @@ def test_forced_replies_cost_no_depth_until_ply_40(board, ply):
 @pytest.mark.parametrize("depth", [1, 2])
 def test_each_root_score_is_exact_for_the_best_moves_and_an_upper_bound_for_the_rest(board, depth):
     g = game_of(board)
-    s = alphabeta.Search(g, Budget())
-    moves = g.moves(hard.ROOT_WIDTH)
+    s = alphabeta.AlphaBeta(g, Meter())
+    moves = g.moves(parameters.ROOT_WIDTH)
     scores = s.root(moves, depth)
     exact = {}
     for move in moves:
@@ -129,16 +129,12 @@ def test_a_new_iteration_starts_only_within_the_start_fraction_of_the_time():
         readings.append(1)
         return 10.0 if len(readings) <= 2 else 11.5
 
-    s = alphabeta.Search(
-        Gomoku.from_text(QUIET_15, 15, 5), Budget(seconds=2.0, start_fraction=0.5, depth=3, clock=clock)
-    )
-    scores, depth = s.deepen(s.game.moves(hard.ROOT_WIDTH))
+    s = hard.Move(Gomoku.from_text(QUIET_15, 15, 5), Budget(seconds=2.0, start_fraction=0.5, depth=3, clock=clock))
+    scores, depth = s.deepen(s.game.moves(parameters.ROOT_WIDTH))
     assert depth == 1 and scores
     # Under the fraction, the iterations go on.
-    s = alphabeta.Search(
-        Gomoku.from_text(QUIET_15, 15, 5), Budget(seconds=2.0, start_fraction=0.9, depth=3, clock=clock)
-    )
-    assert s.deepen(s.game.moves(hard.ROOT_WIDTH))[1] == 3
+    s = hard.Move(Gomoku.from_text(QUIET_15, 15, 5), Budget(seconds=2.0, start_fraction=0.9, depth=3, clock=clock))
+    assert s.deepen(s.game.moves(parameters.ROOT_WIDTH))[1] == 3
 
 
 @pytest.mark.parametrize(
@@ -159,7 +155,7 @@ def test_a_new_iteration_starts_only_within_the_start_fraction_of_the_time():
 )
 def test_each_player_has_its_own_count_in_the_opening_and_the_clock_decides_past_it(board, count):
     game = Gomoku.from_text(board, 15, 5)
-    s = alphabeta.Search(game, DEFAULT_BUDGET.for_mover(game.mover))
+    s = hard.Move(game, DEFAULT_BUDGET.for_mover(game.mover))
     assert s.opening_count() == count
 
 
@@ -186,7 +182,7 @@ class SizeLog(dict):
 
 def test_the_table_never_holds_more_than_its_limit(monkeypatch):
     monkeypatch.setattr(alphabeta, "TABLE_LIMIT", 5)
-    s = alphabeta.Search(Gomoku.from_text(MIDDLEGAMES[0], 7, 5), Budget())
+    s = alphabeta.AlphaBeta(Gomoku.from_text(MIDDLEGAMES[0], 7, 5), Meter())
     s.table = SizeLog()
     s.negamax(3, -alphabeta.INF, alphabeta.INF, 0)
     assert s.table.most == 5
@@ -195,7 +191,7 @@ def test_the_table_never_holds_more_than_its_limit(monkeypatch):
 def table_entry(board: str, depth: int, alpha: int, beta: int) -> tuple[int, tuple]:
     """A fresh search's value in the window (alpha, beta) and what it stored for the position itself."""
     g = Gomoku.from_text(board, *shape(board))
-    s = alphabeta.Search(g, Budget())
+    s = alphabeta.AlphaBeta(g, Meter())
     return s.negamax(depth, alpha, beta, 0), s.table[g.key()]
 
 
@@ -216,13 +212,13 @@ def test_the_table_stores_a_fail_low_as_an_upper_bound_and_a_fail_high_as_a_lowe
 @pytest.mark.parametrize("board", [MIDDLEGAMES[0], MIDDLEGAMES[1]])
 def test_a_search_repeated_at_the_same_depth_is_answered_by_the_table_in_one_node(board):
     g = Gomoku.from_text(board, 7, 5)
-    s = alphabeta.Search(g, Budget())
+    s = alphabeta.AlphaBeta(g, Meter())
     value = s.negamax(3, -alphabeta.INF, alphabeta.INF, 0)
-    first = s.nodes
+    first = s.meter.nodes
     assert s.negamax(3, -alphabeta.INF, alphabeta.INF, 0) == value
-    assert s.nodes == first + 1
+    assert s.meter.nodes == first + 1
     s.negamax(4, -alphabeta.INF, alphabeta.INF, 0)
-    assert s.nodes > first + 2
+    assert s.meter.nodes > first + 2
 
 
 def test_a_double_to_make_is_a_win_in_three_and_facing_one_only_its_answers_are_searched():
@@ -230,12 +226,12 @@ def test_a_double_to_make_is_a_win_in_three_and_facing_one_only_its_answers_are_
     board = grid(7, "O.....O", "", "", ".XXX...", "", "", "O..O..X")
     g = game_of(board)
     assert g.mover == "X"
-    assert alphabeta.Search(g, Budget()).negamax(2, -alphabeta.INF, alphabeta.INF, 0) == alphabeta.MATE - 3
+    assert alphabeta.AlphaBeta(g, Meter()).negamax(2, -alphabeta.INF, alphabeta.INF, 0) == alphabeta.MATE - 3
     # With O to move (one more X stone far away), the search tries X's four cells only: the answers.
     g = game_of(board[:14] + "X" + board[15:])
     answers = g.answers("X")
     assert g.mover == "O" and answers and len(answers) < len(g.moves())
-    s = alphabeta.Search(g, Budget())
+    s = alphabeta.AlphaBeta(g, Meter())
     s.negamax(1, -alphabeta.INF, alphabeta.INF, 0)
     assert s.table[g.key()][3] in answers
 
@@ -243,16 +239,16 @@ def test_a_double_to_make_is_a_win_in_three_and_facing_one_only_its_answers_are_
 @pytest.mark.parametrize("ply", [0, 2])
 def test_at_the_horizon_a_win_by_fours_is_valued_by_its_plies(ply):
     g = Gomoku.from_text(VCF, 15, 5)
-    assert alphabeta.Search(g, Budget()).negamax(0, -alphabeta.INF, alphabeta.INF, ply) == alphabeta.MATE - ply - 5
-    assert alphabeta.Search(g, Budget()).leaf(ply) == alphabeta.MATE - ply - 5
+    assert alphabeta.AlphaBeta(g, Meter()).negamax(0, -alphabeta.INF, alphabeta.INF, ply) == alphabeta.MATE - ply - 5
+    assert alphabeta.AlphaBeta(g, Meter()).leaf(ply) == alphabeta.MATE - ply - 5
 
 
 def test_a_dead_position_is_a_draw_in_one_node():
     board = "XXOXOOOOOOXXXOOXOOOXOXOXOXXXXXXOXOOOOXOXXXXXOXOO."
     g = Gomoku.from_text(board, 7, 5)
     assert g.dead()
-    s = alphabeta.Search(g, Budget())
-    assert (s.negamax(2, -alphabeta.INF, alphabeta.INF, 0), s.nodes) == (0, 1)
+    s = alphabeta.AlphaBeta(g, Meter())
+    assert (s.negamax(2, -alphabeta.INF, alphabeta.INF, 0), s.meter.nodes) == (0, 1)
 
 
 # O to move while X has a win by fours (VCF with one more X stone far away): only the cells of X's line and O's
@@ -264,10 +260,10 @@ AGAINST_FOURS = VCF[:220] + "X" + VCF[221:]
 @pytest.mark.parametrize("depth", [1, 2])
 def test_wins_by_fours_inside_the_tree_are_found_and_answered(board, depth):
     g = game_of(board)
-    s = alphabeta.Search(g, Budget())
+    s = alphabeta.AlphaBeta(g, Meter())
     value = s.negamax(depth, -alphabeta.INF, alphabeta.INF, 0)
     assert value == reference(g, depth, 0)
     if board == VCF:
-        assert value == alphabeta.MATE - 5 and s.nodes < 40
+        assert value == alphabeta.MATE - 5 and s.meter.nodes < 40
     else:
         assert g.mover == "O" and s.table[g.key()][3] in set(s.fours("X", line=True)) | set(g.threats("O", FOUR_W))

@@ -5,9 +5,9 @@ import zlib
 
 import pytest
 
-from webapp.engine import book, perfect
 from webapp.engine.boards import position
-from webapp.engine.exact import ExactSearch
+from webapp.engine.exact import book, perfect
+from webapp.engine.exact.search import ExactSearch
 from webapp.engine.levels import analyze, candidates
 
 
