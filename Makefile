@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run test screenshots fuzz memory soak costs busy heads mutate lint format bench stats tournament strength load scale scale-up capacity lighthouse chromium haproxy book clean
+.PHONY: run test screenshots fuzz memory soak costs busy heads mutate lint format bench stats tournament strength tune load scale scale-up capacity lighthouse chromium haproxy book clean
 
 run: $(VENV)/.installed
 	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
@@ -88,6 +88,13 @@ tournament: $(VENV)/.installed
 strength: $(VENV)/.installed-strength
 	$(BIN)/python -m tools.strength
 
+# Hard's evaluation fitted to the tuning games (tools/data/tune-games-dev.jsonl.gz: Rapfi against itself from the
+# strength suite's dev openings, played by `python -m tools.tune_games`, which needs RAPFI): logistic regression of
+# each position's result on its line patterns, written to webapp/engine/big/weights.json. The same games and seed
+# give the same file; a few minutes of CPU.
+tune: $(VENV)/.installed-tune
+	$(BIN)/python -m tools.tune
+
 # wrk drives the load; scripts/ensure-wrk installs Debian's package when it is missing.
 load: $(VENV)/.installed
 	@scripts/ensure-wrk
@@ -130,6 +137,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-strength: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[strength]'
+	touch $@ $(VENV)/.installed
+
+$(VENV)/.installed-tune: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[tune]'
 	touch $@ $(VENV)/.installed
 
 $(VENV)/.installed-mutate: pyproject.toml | $(BIN)/python

@@ -7,6 +7,8 @@ use is imported when one of its names is first asked for, so a 3×3 game never l
 2
 >>> analyze("XX.OO....")[2]
 ('win', 1)
+>>> round(estimate("." * 24 + "X" + "." * 24), 2)  # 7×7, O to move: Hard's fitted chance that O wins, unsearched
+0.41
 """
 
 import importlib
@@ -20,6 +22,7 @@ from webapp.engine.levels import (
     check_level,
     choose_move,
     describe,
+    estimate,
     outlook,
     search_view,
 )
@@ -50,6 +53,7 @@ __all__ = [
     "check_level",
     "choose_move",
     "describe",
+    "estimate",
     "outlook",
     "search_view",
     *BIG_BOARD_NAMES,

@@ -330,6 +330,23 @@ def analyze(board: str) -> dict[int, tuple[str, int]]:
     return {cell: describe(value, empties) for cell, value in solver.move_values(state).items()}
 
 
+def estimate(board: str) -> float | None:
+    """The chance that the side to move wins in ``board``, by Hard's fitted evaluation of the position as it stands
+    (7×7 and 15×15); None on the boards solved exactly (3×3 to 5×5), whose values ``outlook`` gives.
+
+    >>> estimate("X........") is None
+    True
+    >>> 0 < estimate("." * 112 + "X" + "." * 112) < 1  # 15×15, O to move against X's first stone
+    True
+    """
+    pos = position(board)
+    if board_for(board).is_solved():
+        return None
+    from webapp.engine.big import levels as big
+
+    return big.estimate(pos)
+
+
 def outlook(pos: Position) -> tuple[str, int | None]:
     """The result for the side to move under perfect play, and the plies until the game ends.
 

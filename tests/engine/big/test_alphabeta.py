@@ -8,6 +8,7 @@ from webapp.engine.big import alphabeta, hard, parameters
 from webapp.engine.big.board import Gomoku
 from webapp.engine.big.budget import DEFAULT_BUDGET, Budget, Exhausted, Meter
 from webapp.engine.big.lines import DOUBLE_W, FOUR_W
+from webapp.engine.big.moves import width
 from webapp.engine.big.threats import ThreatSearch
 from webapp.engine.rules import other
 
@@ -61,17 +62,18 @@ def reference(game: Gomoku, depth: int, ply: int) -> int:
     answers = game.answers(other(me))
     if answers == []:
         return -(alphabeta.MATE - ply - 4)
+    wide = width(ply)  # fewer moves the deeper the node
     if answers is None:
         plies = fours_of(game, me)
         if plies is not None:
             return alphabeta.MATE - ply - plies
-        moves = game.moves(parameters.WIDTH)
+        moves = game.moves(wide)
         threat = fours_of(game, other(me), line=True)
         if threat is not None:
             stops = set(threat) | set(game.threats(me, FOUR_W))
-            moves = [m for m in game.moves() if m in stops][: parameters.WIDTH] or moves
+            moves = [m for m in game.moves() if m in stops][:wide] or moves
     else:
-        moves = answers[: parameters.WIDTH]
+        moves = answers[:wide]
     best = -alphabeta.INF
     for move in moves:
         game.play(move)
@@ -79,7 +81,7 @@ def reference(game: Gomoku, depth: int, ply: int) -> int:
             best = max(best, -reference(game, depth - 1, ply + 1))
         finally:
             game.undo()
-    if answers is not None and best < -alphabeta.MATE_BOUND and len(answers) > parameters.WIDTH:
+    if answers is not None and best < -alphabeta.MATE_BOUND and len(answers) > wide:
         best = max(best, -(alphabeta.MATE - ply - 4))
     return best
 

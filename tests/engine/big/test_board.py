@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from tests.engine.positions import BIG, check_against_a_full_scan, random_game
 from tests.proofs import wins_within
+from webapp.engine.big import evaluation
 from webapp.engine.big.board import Gomoku
 from webapp.engine.big.budget import Meter
 from webapp.engine.big.lines import (
@@ -14,12 +15,11 @@ from webapp.engine.big.lines import (
     DOUBLE_W,
     FOUR,
     FOUR_W,
-    LOW,
     OPEN_FOUR,
-    SHIFT,
     THREE_W,
     WEIGHTS,
 )
+from webapp.engine.big.moves import facing, generate
 from webapp.engine.big.threats import ThreatSearch
 from webapp.engine.rules import EMPTY, geometry, parse
 
@@ -129,7 +129,25 @@ def test_the_move_ordering_ranks_by_the_weights_in_full_read_off_each_cells_wind
         assert g.ranked(cells, mark) == sorted(cells, key=lambda c: (-(2 * worth[c][0] + worth[c][1]), c))
         assert g.ranked(cells, mark, own_first=True) == sorted(cells, key=lambda c: (-worth[c][0], -worth[c][1], c))
         assert g.ranked(cells, mark, limit=3) == g.ranked(cells, mark)[:3]
-    assert g.moves() == g.ranked(sorted(g.candidates), g.mover) or not g.candidates
+
+
+def evaluation_after(g: Gomoku, move: int) -> int:
+    """The fitted evaluation's line part for the other side once the side to move plays ``move``, played for real."""
+    g.play(move)
+    try:
+        return g.value_o if g.mover == "O" else g.value_x
+    finally:
+        g.undo()
+
+
+@pytest.mark.parametrize("n", [7, 15])
+@pytest.mark.parametrize(("seed", "stones"), [(1, 6), (2, 15), (3, 24)])
+def test_the_quiet_moves_rank_by_the_fitted_evaluation_of_the_position_each_leaves(n, seed, stones):
+    # The ordering reads the lines' values kept per contents; playing each move for real gives the same order.
+    g = random_game(n, 5, random.Random(seed), stones)
+    cells = sorted(g.candidates)
+    assert g.moves() == sorted(cells, key=lambda c: (evaluation_after(g, c), c))
+    assert g.moves(4) == g.moves()[:4] == g.valued(cells, 4)
 
 
 def test_five_inside_a_longer_row_wins_on_15x15():
@@ -150,8 +168,8 @@ def test_the_side_with_an_open_three_is_judged_better():
     assert g.evaluate() < 0
 
 
-def test_the_search_is_offered_moves_near_the_stones_strongest_first():
-    # O to move must deal with X's four: the block is first in line
+def test_the_search_is_offered_moves_near_the_stones_and_against_a_four_the_block_alone():
+    # O to move must deal with X's four: the block alone is searched
     text = "." * 49
     text = text[:22] + "XXXX" + text[26:]  # row 3, columns 1 to 4
     text = text[:21] + "O" + text[22:]
@@ -159,9 +177,9 @@ def test_the_search_is_offered_moves_near_the_stones_strongest_first():
     text = text[:48] + "O" + text[49:]
     g = Gomoku.from_text(text, 7, 5)
     assert g.mover == "O"
-    assert g.moves()[0] == 26
+    assert (facing(g), generate(g, 10)) == ("four", [26])
     assert g.wins(opponent=True) == [26]
-    assert all(g.cells[m] == EMPTY for m in g.moves())
+    assert all(g.cells[m] == EMPTY for m in g.moves()) and 26 in g.moves()
 
 
 def test_a_board_where_nobody_can_complete_a_line_is_dead():
@@ -187,16 +205,17 @@ def test_a_moves_score_is_its_weight_in_attack_then_in_defence():
     assert g.score(3)[0] >= WEIGHTS[OPEN_FOUR]
 
 
-def test_the_evaluation_counts_the_side_to_moves_chances_a_quarter_more():
+def test_the_evaluation_weighs_each_sides_features_with_its_own_weights_and_the_constant():
     text = "O.....O" + "......." + "......." + ".XXX..." + "......." + "O......" + "......."
     g = Gomoku.from_text(text, 7, 5)
-    tx, to = g.total & LOW, g.total >> SHIFT
-    assert g.mover == "X" and tx % 4  # so that a quarter of it is not a whole number
-    assert g.evaluate() == tx + tx // 4 - to
-    assert isinstance(g.evaluate(), int)
-    g.play(42)
-    tx, to = g.total & LOW, g.total >> SHIFT
-    assert g.evaluate() == to + to // 4 - tx
+    for _ in range(2):  # X to move, then O to move with the same stones but one
+        mine, theirs = evaluation.features(g)
+        fitted = evaluation.FITTED
+        assert g.evaluate() == fitted.constant + sum(
+            fitted.mover[i] * mine[name] + fitted.other[i] * theirs[name] for i, name in enumerate(evaluation.FEATURES)
+        )
+        assert isinstance(g.evaluate(), int)
+        g.play(42)
 
 
 def test_play_and_undo_keep_the_positions_key_whatever_the_order():
@@ -227,7 +246,7 @@ def test_an_empty_board_offers_the_centre_and_a_full_one_nothing():
     assert Gomoku.from_text(full, 7, 5).moves() == []
 
 
-def test_moves_rank_attack_double_and_fours_rank_by_attack_then_defence():
+def test_fours_rank_by_attack_then_defence():
     # 15×15: each side has threes and twos about the middle, O to move.
     text = list("." * 225)
     for cell in (96, 97, 98, 126, 141, 80, 173):
@@ -243,10 +262,9 @@ def test_moves_rank_attack_double_and_fours_rank_by_attack_then_defence():
     def defence(c):
         return g.score(c)[1]
 
+    # The threat searches' ordering: attack counts double; by mine alone or three times mine it would differ here.
     ranked = sorted(g.candidates, key=lambda c: (-(2 * attack(c) + defence(c)), c))
-    assert g.moves() == ranked
-    assert g.moves(5) == ranked[:5]
-    # Ranked by mine alone or by three times mine, the order would differ here.
+    assert g.ranked(list(g.candidates), g.mover) == ranked
     assert sorted(g.candidates, key=lambda c: (-(3 * attack(c) + defence(c)), c)) != ranked
     assert sorted(g.candidates, key=lambda c: (-(2 * defence(c) + attack(c)), c)) != ranked
     fours = [c for c in g.candidates if attack(c) >= WEIGHTS[FOUR]]

@@ -99,7 +99,8 @@ def endgames(seed: int, count: int, empties: int):
     while count:
         g = Gomoku(7, 5)
         while 49 - g.stones > empties:
-            move = rng.choice(g.moves(4) if rng.random() < 0.5 else g.legal())
+            plausible = g.ranked(list(g.candidates), g.mover, limit=4) if g.candidates else [g.lay.centre]
+            move = rng.choice(plausible if rng.random() < 0.5 else g.legal())
             if move in g.wins():
                 break  # that would end the game
             g.play(move)

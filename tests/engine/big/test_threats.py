@@ -94,7 +94,7 @@ def random_positions(n: int, seed: int, count: int, stones: range):
         for _ in range(rng.choice(stones)):
             if g.wins() or g.wins(opponent=True):
                 break
-            g.play(rng.choice(g.moves(5)))
+            g.play(rng.choice(g.ranked(list(g.candidates), g.mover, limit=5) if g.candidates else [g.lay.centre]))
         else:
             if not g.wins() and not g.wins(opponent=True):
                 made += 1

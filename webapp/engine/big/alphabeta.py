@@ -18,7 +18,8 @@ from typing import Protocol
 from webapp.engine.big.budget import Exhausted, Meter, OutOfBudget
 from webapp.engine.big.lines import DOUBLE_W as DOUBLE
 from webapp.engine.big.lines import FOUR_W as FOUR
-from webapp.engine.big.parameters import FORCED_PLIES, INNER_NODES, LEAF_DEPTH, LEAF_NODES, TABLE_LIMIT, WIDTH
+from webapp.engine.big.moves import width
+from webapp.engine.big.parameters import FORCED_PLIES, INNER_NODES, LEAF_DEPTH, LEAF_NODES, TABLE_LIMIT
 from webapp.engine.big.threats import ThreatSearch
 
 __all__ = ["INF", "MATE", "MATE_BOUND", "AlphaBeta", "ThreatGame"]
@@ -123,23 +124,25 @@ class AlphaBeta:
                 value = _from_table(stored, ply)
                 if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
                     return value
-        # Against a double in the making only its answers can hold (the rest lose within four plies).
+        # The moves that meet the position's threats (``moves.py``): against a double in the making only its
+        # answers can hold (the rest lose within four plies).
+        wide = width(ply)
         answers = game.answers(_other(me))
         if answers is not None and not answers:
             return -(MATE - ply - 4)
         if answers is not None:
-            moves = answers[:WIDTH]
+            moves = answers[:wide]
         else:
             # A win by fours of our own ends the node; against one of the opponent's, only the cells of its line
-            # and our own fours can hold.
+            # and our own fours can hold. Else the quiet moves, best first by the fitted evaluation.
             plies = self.fours(me)
             if plies is not None:
                 return MATE - ply - plies
-            moves = self.ordered(key)
+            moves = self.ordered(key, wide)
             threat = self.fours(_other(me), line=True)
             if threat is not None:
                 stops = set(threat) | set(game.threats(me, FOUR))
-                moves = [m for m in game.moves() if m in stops][:WIDTH] or moves
+                moves = game.valued([m for m in game.candidates if m in stops], wide) or moves
         if first is not None and first in moves:
             moves.remove(first)
             moves.insert(0, first)
@@ -158,7 +161,7 @@ class AlphaBeta:
                     alpha = value
                     if alpha >= beta:
                         break
-        if answers is not None and best < -MATE_BOUND and len(answers) > WIDTH:
+        if answers is not None and best < -MATE_BOUND and len(answers) > wide:
             best = max(best, -(MATE - ply - 4))  # some answer left unsearched may hold longer
         flag = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
         if len(self.table) >= TABLE_LIMIT:
@@ -166,13 +169,14 @@ class AlphaBeta:
         self.table[key] = (depth, flag, _to_table(best, ply), chosen)
         return best
 
-    def ordered(self, key: Hashable) -> list[int]:
-        """The alpha-beta's WIDTH best-looking moves in the position ``key`` names (the game's), a fresh list."""
-        moves = self.orders.get(key)
+    def ordered(self, key: Hashable, wide: int) -> list[int]:
+        """The ``wide`` quiet moves best by the fitted evaluation in the position ``key`` names (the game's), and any
+        as good as the last of them; a fresh list, the ordering kept for the position at that width."""
+        moves = self.orders.get((key, wide))
         if moves is None:
             if len(self.orders) >= TABLE_LIMIT:
                 self.orders.clear()
-            moves = self.orders[key] = self.game.moves(WIDTH)
+            moves = self.orders[key, wide] = self.game.moves(wide)
         return list(moves)
 
     def fours(self, side: str, line: bool = False):

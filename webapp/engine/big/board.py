@@ -6,8 +6,9 @@ answer is what makes a pure-Python engine slow. So this board keeps each line (a
 diagonal) as one integer, two bits a cell, and a cell's *window* along a line (the 2k-1 cells centred
 on it) is a shift and a mask away: a table turns a window into what a stone of X, and one of O, would
 make of that line there (``lines.py`` holds the shapes, their weights, the tables and each board's
-``Layout``). Those shapes' weights, summed per cell over its four lines, are the static evaluation, the
-move ordering and every threat scan at once.
+``Layout``). Those shapes' weights, summed per cell over its four lines, are every threat scan; the line
+*patterns*, weighed by the fit (``evaluation.py``), are the static evaluation and the alpha-beta's move
+ordering.
 
 A stone changes four integers. What a line's contents make (its empty cells' weights summed, and the
 cells where a side would make an open three or more) is looked up per line (``Layout.line_info``), and
@@ -25,8 +26,10 @@ Wins are free-style, as the rules module counts them: k or more in a row.
 
 from __future__ import annotations
 
+from webapp.engine.big.evaluation import FITTED
 from webapp.engine.big.lines import (
     DEAD,
+    DIRECTIONS,
     DOUBLE_HIGH,
     DOUBLE_THREE_W,
     DOUBLE_W,
@@ -37,7 +40,9 @@ from webapp.engine.big.lines import (
     FOUR_W,
     LOW,
     MARKS,
+    OPEN_THREE,
     SHIFT,
+    THREE_W,
     WEIGHTS,
     O,
     X,
@@ -47,6 +52,37 @@ from webapp.engine.boards import board_for
 
 PASS = -1  # in a game's history: the side to move let the other move (see Gomoku.pass_turn)
 _NO_CELLS: frozenset = frozenset()
+# A cell's combinations, counted per side in one integer (``Gomoku.combos``): X's four-threes in the lowest 16 bits,
+# then X's three-threes, O's four-threes and O's three-threes.
+FIELD = 16
+_FIELD_MASK = (1 << FIELD) - 1
+# Added to a move's change of the evaluation in its sort key (``Gomoku.valued``), which must not go below zero.
+_ORDER_OFFSET = 1 << 40
+
+
+def _combination(weight: int) -> int:
+    """One side's threat weight at a cell as its combination there: 1 a four-three, 1 << FIELD a three-three.
+
+    >>> _combination(FOUR_W + THREE_W), _combination(2 * THREE_W) == 1 << FIELD, _combination(2 * FOUR_W)
+    (1, True, 0)
+    """
+    if FOUR_W + THREE_W <= weight < DOUBLE_W:  # a four and an open three or more, but not two fours: those win
+        return 1
+    if DOUBLE_THREE_W <= weight < FOUR_W:
+        return 1 << FIELD
+    return 0
+
+
+def _sums() -> set[int]:
+    """Every threat weight a cell can have for one side: over its four lines, each none, or a three's or more."""
+    found = {0}
+    for _ in DIRECTIONS:
+        found |= {s + w for s in found for w in WEIGHTS[OPEN_THREE:]}
+    return found
+
+
+# Both sides' threat weights at a cell -> both sides' combinations there, packed as in ``Gomoku.combos``.
+COMBINATIONS = {x | o << SHIFT: _combination(x) | _combination(o) << 2 * FIELD for x in _sums() for o in _sums()}
 
 
 def grid(n: int, stones: dict[int, str]) -> str:
@@ -103,8 +139,11 @@ class Gomoku:
         self.fives: set[int] = {c for c, v in enumerate(self.five_lines) if v}
         # The empty cells where either side would make an open three or more: where every threat lies.
         self.hot: set[int] = {c for c, v in enumerate(self.threat) if v}
-        # Every empty cell's weights in full, summed: the evaluation.
+        # Every empty cell's weights in full, summed: zero when nobody can complete a line any more.
         self.total = sum(info[0] for info in self.infos)
+        # The lines' parts of the fitted evaluation, with X to move and with O to move, and the cells' combinations.
+        self.value_x = sum(info[6] for info in self.infos)
+        self.value_o = sum(info[7] for info in self.infos)
         # The empty cells within two steps of a stone (where a move is worth considering), and the taken ones.
         self.candidates: set[int] = set()
         self.occupied: set[int] = set()
@@ -175,7 +214,7 @@ class Gomoku:
         lines, infos = self.lines, self.infos
         lay = self.lay
         known, line_info = lay.known, lay.line_info
-        total = before = self.total
+        total, value_x, value_o = before = self.total, self.value_x, self.value_o
         old_infos = []
         for line, step in lay.steps[code][move]:
             contents = lines[line] = lines[line] + step
@@ -184,9 +223,11 @@ class Gomoku:
             infos[line] = new
             old_infos.append(old)
             total += new[0] - old[0]
+            value_x += new[6] - old[6]
+            value_o += new[7] - old[7]
             if old[1] != new[1]:
                 self._swap(old, new)
-        self.total = total
+        self.total, self.value_x, self.value_o = total, value_x, value_o
         self.log.append((old_infos, added, was, before))
         self.hash ^= lay.zobrist[mark][move]
         self.history.append(move)
@@ -209,7 +250,7 @@ class Gomoku:
         board, lines, infos = self.board, self.lines, self.infos
         code = board[move]
         mark = MARKS[code]
-        old_infos, added, was, self.total = self.log.pop()
+        old_infos, added, was, (self.total, self.value_x, self.value_o) = self.log.pop()
         for (line, step), old in zip(self.lay.steps[code][move], old_infos, strict=True):
             lines[line] -= step
             new = infos[line]
@@ -368,10 +409,42 @@ class Gomoku:
         return self.ranked(fours, self.mover, own_first=True)
 
     def moves(self, limit: int | None = None) -> list[int]:
-        """The moves worth searching, best-looking first: near the stones, strongest in attack and defence."""
+        """The moves worth searching, best first by the fitted evaluation of the position each leaves (``valued``):
+        the empty cells near the stones."""
         if not self.candidates:
             return [self.lay.centre] if self.stones == 0 else self.legal()
-        return self.ranked(list(self.candidates), self.mover, limit=limit)
+        return self.valued(list(self.candidates), limit)
+
+    def valued(self, cells: list[int], limit: int | None = None) -> list[int]:
+        """``cells`` (empty) best first for the side to move by the fitted evaluation of the position each leaves
+        (the lines through it alone change), then the lower cell first; the first ``limit`` of them, and any as good
+        as the last of those.
+
+        >>> g = Gomoku.from_text(grid(15, {112: X, 113: X, 0: O, 14: O}), 15, 5)  # X to move, an open two
+        >>> g.valued([1, 111, 114, 100])[:2]  # the two that make it an open three, the lower first
+        [111, 114]
+        """
+        lay, lines = self.lay, self.lines
+        places, cell_lines, known, changes = lay.places, lay.cell_lines, lay.changes_known, lay.changes
+        i = 0 if self.mover == X else 1  # what the stone changes of the other side's evaluation, which we want low
+        # Each line the cells lie on, read once: what a stone on each of its places would change.
+        of = {
+            line: (known[line].get(lines[line]) or changes(line, lines[line]))[i]
+            for line in set().union(*[cell_lines[cell] for cell in cells])
+        }
+        keys = []
+        for cell in cells:
+            (l0, p0), (l1, p1), (l2, p2), (l3, p3) = places[cell]
+            change = of[l0][p0] + of[l1][p1] + of[l2][p2] + of[l3][p3]
+            keys.append((_ORDER_OFFSET - change) << 10 | 1023 - cell)
+        keys.sort(reverse=True)
+        if limit is not None and limit < len(keys):
+            # Never cut between equals: mirror images of one move stay together, as a symmetric position needs.
+            last = keys[limit - 1] >> 10
+            while limit < len(keys) and keys[limit] >> 10 == last:
+                limit += 1
+            keys = keys[:limit]
+        return [1023 - (key & 1023) for key in keys]
 
     def ranked(self, cells: list[int], mark: str, own_first: bool = False, limit: int | None = None) -> list[int]:
         """``cells`` (empty) best first for ``mark``, then the lower cell first; the first ``limit`` of them.
@@ -425,11 +498,54 @@ class Gomoku:
         return self.hash
 
     def evaluate(self) -> int:
-        """A static judgement for the side to move: its threats and chances minus the opponent's."""
-        tx, to = self.total & LOW, self.total >> SHIFT
-        mine, theirs = (tx, to) if self.mover == X else (to, tx)
-        # The side to move gets to use its threats first, so they count a little more.
-        return mine + mine // 4 - theirs
+        """The fitted evaluation for the side to move (``evaluation.py``): the log-odds of its winning, in thousandths.
+
+        >>> g = Gomoku.from_text(grid(15, {112: X, 113: X, 0: O, 14: O}), 15, 5)  # X to move, an open two
+        >>> g.evaluate() > 0
+        True
+        >>> g.play(111); g.evaluate() < 0  # O to move against X's open three
+        True
+        """
+        c = self.combos()
+        x_fours_threes, x_threes_threes = c & _FIELD_MASK, c >> FIELD & _FIELD_MASK
+        o_fours_threes, o_threes_threes = c >> 2 * FIELD & _FIELD_MASK, c >> 3 * FIELD
+        (mine_43, mine_33), (theirs_43, theirs_33) = FITTED.cell_mover, FITTED.cell_other
+        if self.mover == X:
+            return (
+                self.value_x
+                + FITTED.constant
+                + mine_43 * x_fours_threes
+                + mine_33 * x_threes_threes
+                + theirs_43 * o_fours_threes
+                + theirs_33 * o_threes_threes
+            )
+        return (
+            self.value_o
+            + FITTED.constant
+            + mine_43 * o_fours_threes
+            + mine_33 * o_threes_threes
+            + theirs_43 * x_fours_threes
+            + theirs_33 * x_threes_threes
+        )
+
+    def combos(self) -> int:
+        """Both sides' combinations, packed (``COMBINATIONS``): read off the few cells with a threat, when asked, since
+        the threat searches change the board far more often than the alpha-beta evaluates it."""
+        threat = self.threat
+        return sum([COMBINATIONS[threat[cell]] for cell in self.hot])
+
+    def combinations(self) -> dict[str, tuple[int, int]]:
+        """Each side's cells where its stone makes a four-three, and where it makes a three-three.
+
+        >>> g = Gomoku.from_text(grid(15, {95: X, 96: X, 127: X, 142: X, 0: O, 14: O, 210: O, 224: O}), 15, 5)
+        >>> g.combinations()  # X at 97 makes two open threes
+        {'X': (0, 1), 'O': (0, 0)}
+        """
+        c = self.combos()
+        return {
+            X: (c & _FIELD_MASK, c >> FIELD & _FIELD_MASK),
+            O: (c >> 2 * FIELD & _FIELD_MASK, c >> 3 * FIELD),
+        }
 
     def score(self, move: int) -> tuple[int, int]:
         """(attack, defence): the weight of ``move`` for the side to move, and for the opponent."""

@@ -4,12 +4,14 @@ Each move goes in this order, each step within its share of the budget:
 
 1. a win at once, or the one block of the opponent's completion;
 2. our forced win by continuous fours (VCF), then by fours and threes (VCT): played when found;
-3. the opponent's forced win, as if it were to move. If it has one, only the moves after which it has
+3. the moves worth searching (``moves.py``): against an open three its answers and our fours, else the best by
+   the fitted evaluation;
+4. the opponent's forced win, as if it were to move. If it has one, only the moves after which it has
    none are kept; if no move stops it, the one after which its win is longest (and needs threes, not
    fours alone) is played: Hard never gives up a game the opponent still has to find. Of several moves that
    stop it, those that let the opponent take another of them and win however we answer are dropped;
-4. iterative-deepening alpha-beta among the moves left, a small VCF at the horizon;
-5. the move it prefers is checked for the opponent's forced wins before it is played; one that loses
+5. iterative-deepening alpha-beta among the moves left, a small VCF at the horizon;
+6. the move it prefers is checked for the opponent's forced wins before it is played; one that loses
    to them gives way to the next.
 
 A move is one ``Move``: the position, its budget, the one meter every search of the move counts on, and each
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from webapp.engine.big.alphabeta import MATE, MATE_BOUND, AlphaBeta, ThreatGame
 from webapp.engine.big.budget import DEFAULT_BUDGET, Budget, Exhausted, Meter, OutOfBudget
 from webapp.engine.big.lines import THREE_W as THREE
+from webapp.engine.big.moves import generate
 from webapp.engine.big.parameters import (
     OWN_NODES,
     PRESS_CANDIDATES,
@@ -180,7 +183,7 @@ def _choose(s: Move, me: str, them: str, done) -> Result:
     win = s.forced(me, s.share(OWN_NODES, budget.own_fraction), s.until(budget.own_fraction))
     if win is not None:
         return done((win.first,), MATE - win.plies, win.plies, win.kind, forced=win)
-    moves = game.moves(ROOT_WIDTH)
+    moves = generate(game, ROOT_WIDTH)
     if len(moves) == 1:
         return done(moves, 0, 0, "only")
     # What the opponent threatens now, and after which of our moves it still wins.

@@ -21,10 +21,11 @@ from webapp.engine import pacing
 from webapp.engine.big import hard
 from webapp.engine.big.board import Gomoku
 from webapp.engine.big.budget import DEFAULT_BUDGET, Budget, Exhausted, Meter, OutOfBudget
+from webapp.engine.big.evaluation import win_probability
 from webapp.engine.big.lines import FOUR_W, THREE_W
 from webapp.engine.big.parameters import ANALYSIS_FRACTION, CHECK_NODES, THREES
 from webapp.engine.big.threats import DEPTH, ForcedWin, ThreatSearch
-from webapp.engine.rules import other
+from webapp.engine.rules import Position, other
 
 # What Medium sees when the opponent could win at once after its move: worse than any quiet position.
 THREAT = 10**8
@@ -95,6 +96,26 @@ def _has_its_whole_budget() -> bool:
 @lru_cache(maxsize=64)
 def _hard(board: str, whole: bool) -> View:
     return View.of(hard.search(Gomoku.for_board(board)))
+
+
+def estimate(pos: Position) -> float:
+    """The chance that the side to move wins ``pos`` (a big board's), by the fitted evaluation: 1 with a line to
+    complete, 0 against two of the other side's or in a game already lost, ½ in a drawn one; else the fit's
+    logistic of the position's evaluation (``evaluation.py``), which no search has refined.
+
+    >>> from webapp.engine.boards import position
+    >>> estimate(position(".XXXX.." + "OOO...." + "." * 35)), estimate(position("XXXX..." + "OOOO..." + "." * 35))
+    (0.0, 1.0)
+    """
+    if pos.is_over():
+        return 0.5 if pos.winner is None else float(pos.winner == pos.to_move)
+    game = Gomoku.for_board(pos.board)
+    mine, theirs = game.completions(game.mover)
+    if mine:
+        return 1.0
+    if len(theirs) > 1:
+        return 0.0
+    return win_probability(game.evaluate())
 
 
 def one_ply(game: Gomoku) -> tuple[int, ...]:

@@ -5,12 +5,16 @@ A line (a row, a column, a diagonal) is one integer, two bits a cell, and a cell
 four, four, open three...) and their weights, the table (built lazily, per k) that turns a window into
 what a stone of X, and one of O, would make there, as Rapfi and Embryo do with their pattern codes, and
 the ``Layout`` of each board: its lines, each cell's neighbours and windows, the Zobrist keys, and what
-each line's contents make (``Layout.line_info``), remembered. ``board.py``'s board reads them all.
+each line's contents make (``Layout.line_info``), remembered. ``board.py``'s board reads them all. The line
+*patterns* (``pattern``: the shapes, with an open three told from a split one) are the evaluation's features:
+what each line's contents are worth to the fitted evaluation, and what a stone on each of its cells would change
+of it, are kept with what it makes.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cache
 
 from webapp.engine.big.parameters import LINE_CACHE_LIMIT, PRIORITY
@@ -65,6 +69,49 @@ def _shape(window: str, k: int) -> int:
     return _WEAKER[max((_shape(w, k) for w in filled), default=ONE)]
 
 
+# The line patterns, the evaluation's features (``evaluation.py``): what a stone on an empty cell makes of one line.
+LINE_PATTERNS = ("five", "open_four", "four", "open_three", "split_three", "three", "open_two", "two")
+NO_PATTERN = len(LINE_PATTERNS)  # a one, or a dead line: no feature
+_PATTERN_OF_SHAPE = {FIVE: 0, OPEN_FOUR: 1, FOUR: 2, THREE: 5, OPEN_TWO: 6, TWO: 7}
+
+
+@cache
+def pattern(window: str, k: int) -> int:
+    """The line pattern (an index into ``LINE_PATTERNS``) the ``X`` at the centre of ``window`` makes; ``O`` blocks.
+
+    An open three is told from a split one by its ways to an open four: two for ``..XXX..``, one for ``.X.XX.``
+    (or for a three with room on one side only).
+
+    >>> [LINE_PATTERNS[pattern(w, 5)] for w in ("..XXXX...", "..XXX....", "...XX.X..", "OXXXX....", "O.XXX..O.")]
+    ['open_four', 'open_three', 'split_three', 'four', 'split_three']
+    """
+    shape = _shape(window, k)
+    if shape != OPEN_THREE:
+        return _PATTERN_OF_SHAPE.get(shape, NO_PATTERN)
+    empties = [i for i, c in enumerate(window) if c == EMPTY]
+    ways = sum(1 for i in empties if _shape(window[:i] + X + window[i + 1 :], k) == OPEN_FOUR)
+    return 3 if ways > 1 else 4
+
+
+def patterns(code: int, k: int) -> tuple[int, int]:
+    """The line patterns a stone of X, and one of O, would make at the (empty) centre of the window ``code``.
+
+    >>> patterns(3 | 1 << 10 | 1 << 12 | 1 << 14, 5)  # '#....XXX.': X makes an open four, O nothing
+    (1, 8)
+    """
+    for_x, for_o = _for_each_side(window_of(code, k), k)
+    return pattern(for_x, k), pattern(for_o, k)
+
+
+def _for_each_side(window: str, k: int) -> tuple[str, str]:
+    """``window`` with a stone of X at its centre, and with one of O's shown as an X (the other side as O, the edge
+    as a blocking O), so that one function reads both."""
+    r = k - 1
+    for_x = window.replace(EDGE, O)
+    for_o = window.translate(str.maketrans({X: O, O: X, EDGE: O}))
+    return for_x[:r] + X + for_x[r + 1 :], for_o[:r] + X + for_o[r + 1 :]
+
+
 def window_of(code: int, k: int) -> str:
     """The 2k-1 cells a window code stands for, from the far left: ``#`` is off the board.
 
@@ -77,12 +124,7 @@ def window_of(code: int, k: int) -> str:
 def weigh(code: int, k: int) -> int:
     """What a stone of X, and one of O, would make at the (empty) centre of the window ``code``: both weights
     in one integer."""
-    window = window_of(code, k)
-    r = k - 1
-    for_x = window.replace(EDGE, O)
-    for_o = window.translate(str.maketrans({X: O, O: X, EDGE: O}))
-    for_x = for_x[:r] + X + for_x[r + 1 :]
-    for_o = for_o[:r] + X + for_o[r + 1 :]
+    for_x, for_o = _for_each_side(window_of(code, k), k)
     return WEIGHTS[_shape(for_x, k)] | WEIGHTS[_shape(for_o, k)] << SHIFT
 
 
@@ -124,8 +166,17 @@ class Layout:
     at each end, so that a cell's window is ``contents >> shift & mask``.
     """
 
-    def __init__(self, n: int, k: int):
+    def __init__(self, n: int, k: int, values: Callable[[tuple[int, int]], tuple[int, int]] | None = None):
         self.n, self.k = n, k
+        if values is None:
+            from webapp.engine.big.evaluation import FITTED  # which reads this module's patterns
+
+            values = FITTED.part
+        # A cell's line patterns for X and O -> what they add to the evaluation with X to move, and with O to move.
+        self.values = values
+        # Window code -> that, and the patterns themselves, filled in as codes come up.
+        self.parts: list[tuple[int, int] | None] = [None] * (4 ** (2 * k - 1))
+        self.pairs: list[tuple[int, int] | None] = [None] * (4 ** (2 * k - 1))
         cells = n * n
         r = k - 1
         self.mask = (1 << 2 * (2 * r + 1)) - 1
@@ -149,6 +200,8 @@ class Layout:
                 self.line_start.append(edges)
         # For each cell and direction: its line, and its place along it (its index in what the line makes).
         self.places = [tuple(where[d, c] for d in range(4)) for c in range(cells)]
+        # For each cell, its four lines alone.
+        self.cell_lines = [tuple(line for line, _ in places) for places in self.places]
         # For each cell, its four lines: (line, what a stone of X here adds to it; O's adds twice as much).
         self.lines = [tuple((line, 1 << 2 * (p + r)) for line, p in places) for places in self.places]
         # For each cell and direction: its line, and the shift that brings the cell's window to the low bits.
@@ -181,6 +234,8 @@ class Layout:
         self.steps = (None, self.lines, [tuple((line, 2 * unit) for line, unit in ls) for ls in self.lines])
         # For each line, its contents -> what it makes: lines repeat all through a search, so most are looked up.
         self.known: list[dict[int, tuple]] = [{} for _ in self.line_cells]
+        # For each line, its contents -> what a stone on each place changes of the fitted evaluation (``changes``).
+        self.changes_known: list[dict[int, tuple]] = [{} for _ in self.line_cells]
         self.remembered = 0  # entries in them all
         self.empty = [self.line_info(line, start) for line, start in enumerate(self.line_start)]
 
@@ -191,24 +246,43 @@ class Layout:
             value = self.table[code] = weigh(code, self.k)
         return value
 
-    def line_info(self, line: int, contents: int) -> tuple[int, tuple, tuple, tuple, tuple, tuple]:
+    def part(self, code: int) -> tuple[int, int]:
+        """What the centre of the window ``code`` adds to the evaluation: with X to move, and with O to move."""
+        value = self.parts[code]
+        if value is None:
+            value = self.parts[code] = self.values(self.pair(code))
+        return value
+
+    def pair(self, code: int) -> tuple[int, int]:
+        """The line patterns a stone of X, and one of O, would make at the centre of the window ``code``."""
+        found = self.pairs[code]
+        if found is None:
+            found = self.pairs[code] = patterns(code, self.k)
+        return found
+
+    def line_info(self, line: int, contents: int) -> tuple:
         """What ``line`` holding ``contents`` makes: its empty cells' weights summed (both sides in one integer),
         (cell, threat weights) for each cell where either side would make an open three or more, the cells where
         either side would make a four or more, those where either side would complete the line, and each place's
-        part of a move's priority there in the move ordering (``PRIORITY``), with X to move and with O (0 where
-        taken)."""
+        part of a move's priority there in the threat searches' ordering (``PRIORITY``), with X to move and with O
+        (0 where taken); then its part of the fitted evaluation with X to move and with O."""
         info = self.known[line].get(contents)
         if info is not None:
             return info
-        r, mask, weight = self.k - 1, self.mask, self.weight
+        r, mask, weight, part = self.k - 1, self.mask, self.weight, self.part
         total, threats, fours, fives = 0, [], [], []
         cells = self.line_cells[line]
         for_x, for_o = [0] * len(cells), [0] * len(cells)
+        x_to_move = o_to_move = 0
         for p, cell in enumerate(cells):
             if contents >> 2 * (p + r) & 3:
                 continue  # taken
-            value = weight(contents >> 2 * p & mask)
+            code = contents >> 2 * p & mask
+            value = weight(code)
             total += value
+            fitted = part(code)
+            x_to_move += fitted[0]
+            o_to_move += fitted[1]
             x, o = value & LOW, value >> SHIFT
             for_x[p], for_o[p] = PRIORITY * x + o, PRIORITY * o + x
             strongest = max(x, o)  # either side's shape there
@@ -218,11 +292,7 @@ class Layout:
                     fours.append(cell)
                     if strongest >= FIVE_W:
                         fives.append(cell)
-        if self.remembered >= LINE_CACHE_LIMIT:
-            for known in self.known:
-                known.clear()
-            self.remembered = 0
-        self.remembered += 1
+        self._room()
         info = self.known[line][contents] = (
             total,
             tuple(threats) or _NO_THREATS,
@@ -230,11 +300,48 @@ class Layout:
             tuple(fives) or _NO_THREATS,
             tuple(for_x),
             tuple(for_o),
+            x_to_move,
+            o_to_move,
         )
         return info
+
+    def _room(self) -> None:
+        """Count one more entry remembered, emptying every memory first when they hold ``LINE_CACHE_LIMIT``."""
+        if self.remembered >= LINE_CACHE_LIMIT:
+            for known in (*self.known, *self.changes_known):
+                known.clear()
+            self.remembered = 0
+        self.remembered += 1
+
+    def changes(self, line: int, contents: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """What a stone on each empty place of ``line`` holding ``contents`` would change of the line's part of the
+        fitted evaluation for the side to move next: X's stone of the part with O to move, O's of the part with X
+        to move (0 where taken). A stone reaches the windows of the k-1 places either side of it, so only those are
+        read again. Asked only by the move ordering, so kept apart from ``line_info``, which every stone asks."""
+        found = self.changes_known[line].get(contents)
+        if found is not None:
+            return found
+        r, mask, part = self.k - 1, self.mask, self.part
+        size = len(self.line_cells[line])
+        empty = [not contents >> 2 * (p + r) & 3 for p in range(size)]
+        values = [part(contents >> 2 * p & mask) if empty[p] else (0, 0) for p in range(size)]
+        after_x, after_o = [0] * size, [0] * size
+        for p in range(size):
+            if not empty[p]:
+                continue
+            near = [q for q in range(max(0, p - r), min(size, p + r + 1)) if q != p and empty[q]]
+            for code, after, side in ((1, after_x, 1), (2, after_o, 0)):  # side: the index of the side to move next
+                placed = contents + (code << 2 * (p + r))
+                change = -values[p][side]
+                for q in near:
+                    change += part(placed >> 2 * q & mask)[side] - values[q][side]
+                after[p] = change
+        self._room()
+        found = self.changes_known[line][contents] = (tuple(after_x), tuple(after_o))
+        return found
 
 
 @cache
 def layout(n: int, k: int) -> Layout:
-    """The layout for n×n, k to win, built once (the game only has a handful of boards)."""
+    """The layout for n×n, k to win, built once (the game only has a handful of boards), with the fitted weights."""
     return Layout(n, k)

@@ -45,8 +45,11 @@ PRESS_CANDIDATES, PRESS_MARGIN, PRESS_NODES = 5, 1_500, 600
 
 # --- the alpha-beta (``alphabeta.py``) ---------------------------------------------------------------------
 
-# Moves searched at the root and at a node: enough to hold every defence of a three, few enough for depth 4 to 6.
-ROOT_WIDTH, WIDTH = 24, 10
+# Quiet moves searched at the root, one ply below it, two, three, and deeper, best first by the fitted evaluation:
+# many at the root, where a move is chosen, and fewer deeper, where the threats are met by rule (``moves.py``), so
+# that the alpha-beta reaches deeper within the same nodes.
+WIDTHS = (24, 12, 9, 7, 5)
+ROOT_WIDTH = WIDTHS[0]
 # The table, the orderings and the short wins found, each cleared past this: bounds a worker's memory.
 TABLE_LIMIT = 200_000
 # The short threat searches inside the alpha-beta, in nodes: at the horizon ours, at the nodes before it both.
