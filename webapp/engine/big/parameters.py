@@ -39,9 +39,10 @@ SAFETY_CHECKS = 8
 # Of several defences, so many are each played and the opponent given the others; our replies tried there, the
 # nodes for each, and the pressure above the least that drops a defence: a quiet second threat, seen in time.
 REBUT_MOVES, REBUT_TRIES, REBUT_NODES, REBUT_MARGIN = 4, 10, 400, 0.15
-# Keeping the initiative: of the safe moves this close to the best (this many at most), the first after which
-# a short search finds us a forced win if we moved again.
-PRESS_CANDIDATES, PRESS_MARGIN, PRESS_NODES = 5, 1_500, 600
+# Keeping the initiative: of the safe moves this close to the best (this many at most), the first after which a
+# short search finds us a forced win if we moved again. Close: within a quarter of what an open three of ours is
+# worth to the fitted evaluation (two open-four cells and two four cells: about 2 logits), in its thousandths.
+PRESS_CANDIDATES, PRESS_MARGIN, PRESS_NODES = 5, 500, 600
 
 # --- the alpha-beta (``alphabeta.py``) ---------------------------------------------------------------------
 
