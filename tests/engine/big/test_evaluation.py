@@ -9,7 +9,7 @@ from support import stones
 from tests.engine.positions import random_game, reference_evaluation
 from webapp.engine.big import evaluation
 from webapp.engine.big.board import Gomoku
-from webapp.engine.big.evaluation import FEATURES, FITTED, SCALE, Weights, features, features_of, win_probability
+from webapp.engine.big.evaluation import FEATURES, FITTED, SCALE, Weights, features, win_probability
 
 # What X's stone on (7, 7) would make along row 7, with X's stones and O's blocks on that row as given; the other O
 # stones, as many as X's, are in the corners, out of the way.
@@ -38,11 +38,11 @@ def test_a_stone_on_an_empty_cell_counts_the_pattern_it_would_make_along_each_li
 def test_the_counts_are_the_side_to_moves_and_the_others_and_a_four_three_is_a_combination():
     # X to move; (7, 8) makes a four on row 7 (closed by O at (7, 4)) and an open three in column 8.
     board = stones(15, x=[(7, 5), (7, 6), (7, 7), (5, 8), (6, 8)], o=[(7, 4), *CORNERS])
-    mine, theirs = features_of(board)
+    mine, theirs = features(Gomoku.for_board(board))
     assert mine["four_three"] >= 1 and theirs["four_three"] == 0
     assert mine["four"] >= 1 and mine["five"] == 0
     # O to move (one more X stone far away): the same combination, now the other side's.
-    swapped, same = features_of(board[:200] + "X" + board[201:])
+    swapped, same = features(Gomoku.for_board(board[:200] + "X" + board[201:]))
     assert same["four_three"] == mine["four_three"] and swapped["four_three"] == 0
 
 

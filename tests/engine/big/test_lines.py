@@ -6,6 +6,7 @@ import pytest
 
 from tests.engine.positions import BIG, check_against_a_full_scan, random_game, reference_window
 from webapp.engine.big.board import Gomoku
+from webapp.engine.big.evaluation import FITTED
 from webapp.engine.big.lines import (
     DEAD,
     DIRECTIONS,
@@ -66,7 +67,7 @@ def test_a_fresh_layout_knows_each_cells_neighbours_codes_and_keys(n, k):
     # A new Layout, not the memoised one: a mutation run starts from a process that has built those.
     from webapp.engine.big.lines import Layout
 
-    lay = Layout(n, k)
+    lay = Layout(n, k, FITTED.part)
     assert lay.centre == (n // 2) * (n + 1)
     empty = "." * (n * n)
     for cell in range(n * n):
@@ -91,7 +92,7 @@ def test_a_fresh_layout_knows_each_cells_neighbours_codes_and_keys(n, k):
         lines = [lay.line_cells[line] for line, _ in lay.lines[cell]]
         assert all(cell in line for line in lines) and len({frozenset(line) for line in lines}) == 4
         assert reach <= set().union(*lines)
-    again = Layout(n, k)
+    again = Layout(n, k, FITTED.part)
     assert again.zobrist == lay.zobrist and again.pass_key == lay.pass_key  # the same keys in every process
     keys = [*lay.zobrist["X"], *lay.zobrist["O"], lay.pass_key]
     assert len(set(keys)) == 2 * n * n + 1 and max(keys) < 2**64 and max(keys) >= 2**60

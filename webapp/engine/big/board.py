@@ -26,6 +26,8 @@ Wins are free-style, as the rules module counts them: k or more in a row.
 
 from __future__ import annotations
 
+from functools import cache
+
 from webapp.engine.big.evaluation import FITTED
 from webapp.engine.big.lines import (
     DEAD,
@@ -44,11 +46,22 @@ from webapp.engine.big.lines import (
     SHIFT,
     THREE_W,
     WEIGHTS,
+    Layout,
     O,
     X,
-    layout,
 )
 from webapp.engine.boards import board_for
+
+
+@cache
+def layout(n: int, k: int) -> Layout:
+    """The layout for n×n, k to win, with the fitted weights: built once (the game only has a handful of boards).
+
+    >>> layout(15, 5) is layout(15, 5), layout(7, 5).n
+    (True, 7)
+    """
+    return Layout(n, k, FITTED.part)
+
 
 PASS = -1  # in a game's history: the side to move let the other move (see Gomoku.pass_turn)
 _NO_CELLS: frozenset = frozenset()

@@ -16,7 +16,8 @@ other's with weights of their own, plus a constant: a logit, the log-odds that t
 weights are fitted by logistic regression on positions from games (``make tune``, ``tools/tune.py``; Texel's
 method) and read from ``weights.json``; the engine works in thousandths of a logit, as integers.
 
->>> mine, theirs = features_of("." * 96 + "XXX" + "." * 12 + "OO" + "." * 112)  # 15×15, O to move: X's open three
+>>> from webapp.engine.big.board import Gomoku
+>>> mine, theirs = features(Gomoku.for_board("." * 96 + "XXX" + "." * 12 + "OO" + "." * 112))  # O against an open three
 >>> theirs["open_four"], theirs["four"], mine["open_three"], mine["split_three"]  # its two ends; O's two, each way
 (2, 2, 2, 2)
 """
@@ -29,7 +30,7 @@ from pathlib import Path
 
 from webapp.engine.big.lines import LINE_PATTERNS, NO_PATTERN, O, X
 
-__all__ = ["FEATURES", "FITTED", "SCALE", "Weights", "features", "features_of", "load", "win_probability"]
+__all__ = ["FEATURES", "FITTED", "SCALE", "Weights", "features", "load", "win_probability"]
 
 PATH = Path(__file__).with_name("weights.json")
 # The combinations at one cell, over its four lines.
@@ -85,13 +86,6 @@ def features(game) -> tuple[dict[str, int], dict[str, int]]:
         counts[side][len(LINE_PATTERNS) + 1] = threes_threes
     them = O if game.mover == X else X
     return dict(zip(FEATURES, counts[game.mover], strict=True)), dict(zip(FEATURES, counts[them], strict=True))
-
-
-def features_of(board: str) -> tuple[dict[str, int], dict[str, int]]:
-    """``features`` of a big board's text (its length names the board)."""
-    from webapp.engine.big.board import Gomoku
-
-    return features(Gomoku.for_board(board))
 
 
 def win_probability(value: int) -> float:

@@ -166,13 +166,10 @@ class Layout:
     at each end, so that a cell's window is ``contents >> shift & mask``.
     """
 
-    def __init__(self, n: int, k: int, values: Callable[[tuple[int, int]], tuple[int, int]] | None = None):
+    def __init__(self, n: int, k: int, values: Callable[[tuple[int, int]], tuple[int, int]]):
         self.n, self.k = n, k
-        if values is None:
-            from webapp.engine.big.evaluation import FITTED  # which reads this module's patterns
-
-            values = FITTED.part
-        # A cell's line patterns for X and O -> what they add to the evaluation with X to move, and with O to move.
+        # A cell's line patterns for X and O -> what they add to the evaluation with X to move, and with O to move
+        # (``evaluation.Weights.part``).
         self.values = values
         # Window code -> that, and the patterns themselves, filled in as codes come up.
         self.parts: list[tuple[int, int] | None] = [None] * (4 ** (2 * k - 1))
@@ -339,9 +336,3 @@ class Layout:
         self._room()
         found = self.changes_known[line][contents] = (tuple(after_x), tuple(after_o))
         return found
-
-
-@cache
-def layout(n: int, k: int) -> Layout:
-    """The layout for n×n, k to win, built once (the game only has a handful of boards), with the fitted weights."""
-    return Layout(n, k)
