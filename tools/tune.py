@@ -14,7 +14,7 @@ was not fitted on; the weights are then fitted on every game and written to ``we
 which the engine reads. The same data and seed give the same file.
 
     python -m tools.tune                                   # fit, print the figures, write the weights
-    python -m tools.tune --check tools/data/tune-games-held-out.jsonl.gz   # the shipped weights on other games
+    python -m tools.tune --check artifacts/tune-games-held-out.jsonl.gz   # the shipped weights on other games
 
 numpy is used here only: the engine reads the weights file and sums integers.
 """
