@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run test screenshots fuzz memory soak costs busy heads friends mutate lint format bench stats tournament strength load scale scale-up capacity lighthouse chromium haproxy redis book clean
+.PHONY: run test screenshots fuzz memory soak costs busy heads friends mutate lint format bench stats tournament strength tune load scale scale-up capacity lighthouse chromium haproxy redis book clean
 
 run: $(VENV)/.installed
 	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
@@ -77,12 +77,12 @@ format: $(VENV)/.installed-test
 bench: $(VENV)/.installed
 	$(BIN)/python -m tools.bench
 
-# The 5×5 book shipped in webapp/engine/book5x5.bin: the exact value of every position with six marks or
+# The 5×5 book shipped in webapp/engine/exact/book5x5.bin: the exact value of every position with six marks or
 # fewer, the 443,850 with six solved by the exact search (about 45 minutes of CPU), the rest worked out from
 # them. Values already in the file (or in a .partial file an interrupted build left) are kept;
 # `make book BOOK_ARGS=--fresh` solves them all again.
 book: $(VENV)/.installed
-	$(BIN)/python -m webapp.engine.book $(BOOK_ARGS)
+	$(BIN)/python -m webapp.engine.exact.book $(BOOK_ARGS)
 
 stats: $(VENV)/.installed
 	$(BIN)/python -m webapp stats
@@ -97,6 +97,13 @@ tournament: $(VENV)/.installed
 # scripts/build-rapfi builds Rapfi from source folders you name.
 strength: $(VENV)/.installed-strength
 	$(BIN)/python -m tools.strength
+
+# Hard's evaluation fitted to the tuning games (tools/data/tune-games-dev.jsonl.gz: Rapfi against itself from the
+# strength suite's dev openings, played by `python -m tools.tune_games`, which needs RAPFI): logistic regression of
+# each position's result on its line patterns, written to webapp/engine/big/weights.json. The same games and seed
+# give the same file; a few minutes of CPU.
+tune: $(VENV)/.installed-tune
+	$(BIN)/python -m tools.tune
 
 # wrk drives the load; scripts/ensure-wrk installs Debian's package when it is missing.
 load: $(VENV)/.installed
@@ -143,6 +150,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-strength: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[strength]'
+	touch $@ $(VENV)/.installed
+
+$(VENV)/.installed-tune: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[tune]'
 	touch $@ $(VENV)/.installed
 
 $(VENV)/.installed-mutate: pyproject.toml | $(BIN)/python

@@ -3,14 +3,14 @@
 The attacker's moves come from the engine under test (asked afresh in each position); the defender's
 are every legal move, each one. The only shortcut is a fact of the rules, not of the engine: an
 attacker with two completions to make, facing a defender with none, wins in two more plies whatever
-the defender does (``Gomoku.completions`` is itself checked against the rules in test_gomoku.py).
+the defender does (``Gomoku.completions`` is itself checked against the rules in engine/big/test_board.py).
 """
 
 from collections.abc import Callable
 
-from webapp.engine.gomoku import Gomoku
+from webapp.engine.big.board import Gomoku
+from webapp.engine.big.threats import ForcedWin
 from webapp.engine.rules import other
-from webapp.engine.vct import ForcedWin
 
 # The engine under test: the forced win it finds for ``side`` (to move) in ``game``'s position, or None.
 Finder = Callable[[Gomoku, str], ForcedWin | None]

@@ -10,10 +10,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "webapp"
 MODULES = sorted(path for path in PACKAGE.rglob("*.py"))
-# What the pages may take from the engine directly: the game itself and the request's clock. Everything that
-# searches comes through webapp.solver.
-GAME_ITSELF = {"webapp.engine", "webapp.engine.rules", "webapp.engine.boards", "webapp.engine.pacing"}
-BIG_BOARD_ENGINE = {"big", "hard", "alphabeta", "budget", "gomoku", "lines", "vct", "facts"}
+ENGINE = PACKAGE / "engine"
+# The engine's public vocabulary, which the pages, the table and the command line may take directly: the game
+# itself (rules, boards) and the request's clock (pacing). Everything that searches comes through webapp.solver.
+VOCABULARY = {"webapp.engine", "webapp.engine.rules", "webapp.engine.boards", "webapp.engine.pacing"}
 
 
 def module_name(path: Path) -> str:
@@ -64,11 +64,23 @@ def test_every_module_is_under_600_lines(path):
     assert len(path.read_text().splitlines()) < 600
 
 
-@pytest.mark.parametrize("part", ["web", "learn"])
-def test_the_pages_reach_the_search_through_the_solver_alone(part):
-    for path in (PACKAGE / part).rglob("*.py"):
-        engine = {name for name in imports(path) if name.startswith("webapp.engine")}
-        assert engine <= GAME_ITSELF, f"{path.name} imports {sorted(engine - GAME_ITSELF)}"
+def test_the_engine_has_a_few_modules_at_its_top_and_a_package_for_each_engine():
+    entries = sorted(p.name for p in ENGINE.iterdir() if p.name != "__pycache__")
+    assert len(entries) <= 8, entries
+    assert {"exact", "big"} <= set(entries)
+    for engine in ("exact", "big"):
+        assert (ENGINE / engine / "__init__.py").is_file()
+        assert (ENGINE / engine / "parameters.py").is_file()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [*(PACKAGE / "web").rglob("*.py"), *(PACKAGE / "learn").rglob("*.py"), PACKAGE / "match.py"],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_the_pages_take_the_engines_vocabulary_and_reach_the_search_through_the_solver_alone(path):
+    engine = {name for name in imports(path) if name.startswith("webapp.engine")}
+    assert engine <= VOCABULARY, f"{path.name} imports {sorted(engine - VOCABULARY)}"
 
 
 def loaded_after(code: str) -> set[str]:
@@ -91,10 +103,10 @@ def test_a_small_board_never_loads_the_big_boards_engine():
         "client = create_app({'TESTING': True, 'SECRET_KEY': 'test'}).test_client()\n"
         "assert client.get('/').status_code == 200 and client.get('/tree').status_code == 200"
     )
-    assert not loaded_after(code) & BIG_BOARD_ENGINE
+    assert not {name for name in loaded_after(code) if name.startswith("big")}
 
 
 def test_a_big_board_loads_its_engine_when_first_used():
-    assert {"big", "hard", "gomoku"} <= loaded_after(
+    assert {"big.levels", "big.hard", "big.board"} <= loaded_after(
         "from webapp.solver import choose_move\nchoose_move('.' * 49, 'one-ply')"
     )

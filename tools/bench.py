@@ -14,9 +14,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import webapp
-from webapp.engine import hard
+from webapp.engine.big import hard
+from webapp.engine.big.board import Gomoku
 from webapp.engine.boards import BY_KEY, Board
-from webapp.engine.gomoku import Gomoku
 from webapp.engine.levels import playable
 from webapp.engine.rules import Position, other, parse
 from webapp.learn.numbers import reachable
@@ -185,7 +185,7 @@ def time_exact_requests(key: str, rng: random.Random, randoms: int = 200, games:
     """Each kind of request Impossible answers on ``key`` (4x4 or 5x5), timed from cold (nothing remembered)
     on random positions, positions from games and the examples: a move, every move's value, the outlook,
     and a hint (the move and the values together)."""
-    from webapp.engine import book, perfect
+    from webapp.engine.exact import book, perfect
     from webapp.engine.levels import analyze, candidates
     from webapp.engine.rules import EMPTY
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tools import suite
-from webapp.engine import facts
+from webapp.engine.big import facts
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "artifacts" / "suite" / "judgements.jsonl"

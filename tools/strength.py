@@ -124,7 +124,7 @@ _RAPFI: dict[int, opponents.Player] = {}
 
 def hard_player(level: str = "minimax") -> opponents.Player:
     """A level of this game; for Hard, each move searched afresh (the engine remembers recent boards)."""
-    from webapp.engine import big
+    from webapp.engine.big import levels as big
 
     play = opponents.level(level)
 

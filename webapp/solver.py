@@ -7,10 +7,11 @@ use is imported when one of its names is first asked for, so a 3×3 game never l
 2
 >>> analyze("XX.OO....")[2]
 ('win', 1)
+>>> estimate("XXXX..." + "OOOO..." + "." * 35)  # 7×7: X completes the top row at 4
+Estimate(chance=1.0, move=4)
 """
 
 import importlib
-import math
 from dataclasses import dataclass
 
 from webapp.engine.levels import (
@@ -29,17 +30,17 @@ from webapp.engine.search import Counter, alphabeta, best_move
 
 # The big boards' names, and the engine module each comes from.
 BIG_BOARD_NAMES = {
-    "threats": "facts",
-    "forced_win": "facts",
-    "move_notes": "facts",
-    "game_facts": "facts",
-    "MoveFacts": "facts",
-    "OutOfBudget": "vct",
-    "Threat": "facts",
-    "ForcedWin": "facts",
-    "View": "big",
-    "MATE_BOUND": "alphabeta",
-    "Budget": "budget",
+    "threats": "big.facts",
+    "forced_win": "big.facts",
+    "move_notes": "big.facts",
+    "game_facts": "big.facts",
+    "MoveFacts": "big.facts",
+    "OutOfBudget": "big.budget",
+    "Threat": "big.facts",
+    "ForcedWin": "big.facts",
+    "View": "big.levels",
+    "MATE_BOUND": "big.alphabeta",
+    "Budget": "big.budget",
 }
 
 __all__ = [
@@ -63,13 +64,10 @@ __all__ = [
 
 
 # Hard's judgement of a big board's position, for the review (learn/big_review.py): its alpha-beta to this depth,
-# within this many nodes. Two plies judged the winners of the dev half's games as well as three or four (its log
-# loss 0.581 against 0.645 and 0.624), for a third of the time.
+# within this many nodes. Two plies judged the winners of the dev half's games as well as three or four (log loss
+# 0.581 against 0.645 and 0.624), for a third of the time. The chance is the fitted evaluation's own logistic.
 ESTIMATE_DEPTH = 2
 ESTIMATE_NODES = 3_000
-# A lead of this many of the evaluation's points is a 73 % chance (1 / (1 + e^-1)): the scale that fitted the
-# results of the dev half's 15×15 games best (Hard against Hard and against Medium, 668 positions).
-ESTIMATE_SCALE = 6_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,30 +81,29 @@ class Estimate:
 
 def estimate(board: str) -> Estimate:
     """Hard's judgement of a valid, unfinished big ``board`` (7×7 or 15×15) within a small budget: the same for the
-    same board, whatever asked for it. OutOfBudget (webapp.engine.vct) if the request's time ran out meanwhile.
+    same board, whatever asked for it. OutOfBudget (webapp.engine.big.budget) if the request's time ran out meanwhile.
 
-    >>> estimate("XXXX..." + "OOOO..." + "." * 35)  # 7×7: X completes the top row at 4
-    Estimate(chance=1.0, move=4)
-    >>> round(estimate("." * 112 + "X" + "." * 112).chance, 1)  # 15×15, O to move after X's centre: even
-    0.5
+    >>> round(estimate("." * 112 + "X" + "." * 112).chance, 1)  # 15×15, O to move after X's centre: X is ahead
+    0.4
     """
-    from webapp.engine.alphabeta import Search
-    from webapp.engine.budget import Budget
-    from webapp.engine.gomoku import Gomoku
-    from webapp.engine.hard import ROOT_WIDTH
-    from webapp.engine.vct import OutOfBudget
+    from webapp.engine.big.alphabeta import AlphaBeta
+    from webapp.engine.big.board import Gomoku
+    from webapp.engine.big.budget import Meter, OutOfBudget
+    from webapp.engine.big.evaluation import win_probability
+    from webapp.engine.big.moves import generate
+    from webapp.engine.big.parameters import ROOT_WIDTH
 
     game = Gomoku.for_board(board)
     mine, _ = game.completions(game.mover)
     if mine:
         return Estimate(1.0, mine[0])
-    moves = game.moves(ROOT_WIDTH) or game.legal()
-    search = Search(game, Budget(nodes=ESTIMATE_NODES, depth=ESTIMATE_DEPTH))
-    scores, _ = search.deepen(moves)
-    if search.meter.timed_out:
+    moves = generate(game, ROOT_WIDTH) or game.legal()
+    meter = Meter(nodes=ESTIMATE_NODES)
+    scores, _ = AlphaBeta(game, meter, ESTIMATE_DEPTH).deepen(moves)
+    if meter.timed_out:
         raise OutOfBudget  # cut short by the clock: it would not be the same judgement
     best = max(moves, key=lambda move: scores[move])
-    return Estimate(1 / (1 + math.exp(-max(-50.0, min(50.0, scores[best] / ESTIMATE_SCALE)))), best)
+    return Estimate(win_probability(scores[best]), best)
 
 
 def __getattr__(name: str):

@@ -188,8 +188,9 @@ def test_the_7x7_tree_shows_unclear_values_and_the_search_accessibly(audit_page,
     """With the top level as it is on a board that is not solved: one value proved, the rest unclear, and the
     search's view under a node budget, so that its figures do not depend on the machine."""
     import webapp.learn.tree
-    from webapp.engine import big, levels
-    from webapp.engine.budget import Budget
+    from webapp.engine import levels
+    from webapp.engine.big import levels as big
+    from webapp.engine.big.budget import Budget
 
     def analyze(board):
         proved = {5: ("draw", 30), 6: ("loss", 2)}

@@ -4,22 +4,30 @@ import random
 
 from support import stones
 
-from webapp.engine.boards import position
-from webapp.engine.budget import Budget
-from webapp.engine.gomoku import Gomoku
-from webapp.engine.lines import (
+from webapp.engine.big import evaluation
+from webapp.engine.big.board import Gomoku
+from webapp.engine.big.budget import Budget, Meter
+from webapp.engine.big.lines import (
     DIRECTIONS,
     DOUBLE_W,
+    FIVE,
     FIVE_W,
+    FOUR,
     FOUR_W,
+    OPEN_FOUR,
+    OPEN_THREE,
+    OPEN_TWO,
     SHIFT,
+    THREE,
     THREE_W,
+    TWO,
     WEIGHTS,
     _shape,
     window_of,
 )
+from webapp.engine.big.threats import ThreatSearch
+from webapp.engine.boards import position
 from webapp.engine.rules import EMPTY, Position, parse
-from webapp.engine.vct import Meter, ThreatSearch
 
 # --- the big boards: 7×7 and 15×15, five in a row ------------------------------------------------
 
@@ -83,7 +91,9 @@ def random_positions(n: int, seed: int, count: int):
         for _ in range(rng.randrange(1, min(n * n // 2, 40))):
             if g.wins():
                 break
-            g.play(rng.choice(g.moves(6)))
+            # The threat weights' ordering (``ranked``), not the fitted one: the positions stay those the tests were
+            # written with whatever the fit.
+            g.play(rng.choice(g.ranked(list(g.candidates), g.mover, limit=6) if g.candidates else [g.lay.centre]))
         yield parse(g.text, n, 5)
 
 
@@ -108,7 +118,7 @@ def random_game(n: int, k: int, rng: random.Random, stones: int) -> Gomoku:
     for _ in range(stones):
         if g.wins() or g.full():
             break
-        g.play(rng.choice(g.moves()) if g.candidates else g.lay.centre)
+        g.play(rng.choice(g.ranked(list(g.candidates), g.mover)) if g.candidates else g.lay.centre)
     return g
 
 
@@ -128,6 +138,46 @@ def reference_shape(window: str, mark: str, k: int) -> int:
     them = "O" if mark == "X" else "X"
     seen = window.replace(them, "#").replace(mark, "X").replace("#", "O")
     return _shape(seen[: k - 1] + "X" + seen[k:], k)
+
+
+def reference_pattern(window: str, mark: str, k: int) -> str | None:
+    """The line pattern a stone of ``mark`` at the window's centre makes, by its name in evaluation.FEATURES."""
+    shape = reference_shape(window, mark, k)
+    if shape == OPEN_THREE:
+        after = window[: k - 1] + mark + window[k:]
+        ways = [
+            i
+            for i, c in enumerate(after)
+            if c == EMPTY and reference_shape(after[:i] + mark + after[i + 1 :], mark, k) == OPEN_FOUR
+        ]
+        return "open_three" if len(ways) == 2 else "split_three"
+    names = {FIVE: "five", OPEN_FOUR: "open_four", FOUR: "four", THREE: "three", OPEN_TWO: "open_two", TWO: "two"}
+    return names.get(shape)
+
+
+def reference_evaluation(g: Gomoku) -> int:
+    """The fitted evaluation for the side to move, every feature counted from the board's text."""
+    n, k, text = g.n, g.k, g.text
+    counts = {side: dict.fromkeys(evaluation.FEATURES, 0) for side in "XO"}
+    for cell in range(n * n):
+        if text[cell] != EMPTY:
+            continue
+        for side in "XO":
+            shapes = [reference_shape(reference_window(text, n, k, cell, d), side, k) for d in range(4)]
+            for d in range(4):
+                found = reference_pattern(reference_window(text, n, k, cell, d), side, k)
+                if found:
+                    counts[side][found] += 1
+            fours, threes = sum(s in (FOUR, OPEN_FOUR) for s in shapes), shapes.count(OPEN_THREE)
+            if OPEN_FOUR not in shapes and FIVE not in shapes:
+                counts[side]["four_three"] += fours == 1 and threes >= 1
+                counts[side]["three_three"] += fours == 0 and threes >= 2
+    them = "O" if g.mover == "X" else "X"
+    fitted = evaluation.FITTED
+    return fitted.constant + sum(
+        fitted.mover[i] * counts[g.mover][name] + fitted.other[i] * counts[them][name]
+        for i, name in enumerate(evaluation.FEATURES)
+    )
 
 
 def check_against_a_full_scan(g: Gomoku) -> None:
@@ -151,6 +201,7 @@ def check_against_a_full_scan(g: Gomoku) -> None:
         assert g.threat[cell] == threat_sum, (text, cell)
         total += cell_sum
     assert g.total == total
+    assert g.evaluate() == reference_evaluation(g)
     stones = [c for c in range(n * n) if text[c] != EMPTY]
     near = {c for c in range(n * n) if any(max(abs(c // n - t // n), abs(c % n - t % n)) <= 2 for t in stones)}
     assert g.candidates == {c for c in near if text[c] == EMPTY}
@@ -192,5 +243,5 @@ def sample(seed: int, empty: str, plies: range, count: int) -> list[Position]:
     return found
 
 
-# X to move: ten moves hold the draw; the tie-break keeps 3 and 9 (test_exact.py's test of the narrowing).
+# X to move: ten moves hold the draw; the tie-break keeps 3 and 9 (exact/test_search.py's test of the narrowing).
 TEN_DRAWS = ".....OXXO.O.X..."

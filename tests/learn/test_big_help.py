@@ -1,6 +1,6 @@
 import pytest
 
-from webapp.engine.facts import ForcedWin, Threat
+from webapp.engine.big.facts import ForcedWin, Threat
 from webapp.learn.big_help import CHOICES, LISTED, NO_FORCED_WIN, choices, facts, forced_words, move_words, threat_words
 from webapp.solver import search_view
 

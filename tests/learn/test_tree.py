@@ -3,12 +3,13 @@ import re
 import pytest
 from support import unfinished_boards
 
-from webapp.engine import big, levels
-from webapp.engine.alphabeta import MATE
-from webapp.engine.big import UNCLEAR, View
+from webapp.engine import levels
+from webapp.engine.big import levels as big
+from webapp.engine.big.alphabeta import MATE
+from webapp.engine.big.budget import Budget
+from webapp.engine.big.levels import UNCLEAR, View
 from webapp.engine.boards import BOARDS as CATALOGUE
 from webapp.engine.boards import BY_KEY, position
-from webapp.engine.budget import Budget
 from webapp.engine.levels import GAME, analyze
 from webapp.engine.rules import geometry, parse
 from webapp.engine.search import Counter, alphabeta

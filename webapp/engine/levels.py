@@ -21,8 +21,8 @@ from webapp.engine.rules import EMPTY, GameOverError, Geometry, O, Position, X, 
 from webapp.engine.search import Solver, lookahead_scores
 
 if TYPE_CHECKING:
-    from webapp.engine.big import View
-    from webapp.engine.budget import Budget
+    from webapp.engine.big.budget import Budget
+    from webapp.engine.big.levels import View
 
 LEVELS = ("random", "one-ply", "minimax")
 
@@ -256,12 +256,12 @@ def candidates(board: str, level: str) -> tuple[int, ...]:
     level = check_level(level)
     if not board_for(board).is_solved():
         # 7×7 and 15×15: the threat-tracking board and the Hard search, with bounded memories only.
-        from webapp.engine import big
+        from webapp.engine.big import levels as big
 
         playable(board)
         return big.candidates(board, level)
     if level == "minimax" and is_exact_board(board):
-        from webapp.engine import perfect
+        from webapp.engine.exact import perfect
 
         playable(board)
         # 4×4 and 5×5: the book or the exact search, remembered for a bounded number of boards.
@@ -277,7 +277,7 @@ def search_view(board: str, budget: Budget | None = None) -> View | None:
     for each move. None on a solved board (3×3, 4×4, 5×5), whose values are exact and need no search."""
     if board_for(board).is_solved():
         return None
-    from webapp.engine import big
+    from webapp.engine.big import levels as big
 
     playable(board)
     # The same search, remembered, as the move ``candidates`` picks: the view costs nothing more.
@@ -318,11 +318,11 @@ def analyze(board: str) -> dict[int, tuple[str, int]]:
     """
     pos = playable(board)
     if not board_for(board).is_solved():
-        from webapp.engine import big
+        from webapp.engine.big import levels as big
 
         return big.analyze(board)
     if is_exact_board(board):
-        from webapp.engine import perfect
+        from webapp.engine.exact import perfect
 
         return perfect.analyze(board)
     empties = pos.board.count(EMPTY)
@@ -339,11 +339,11 @@ def outlook(pos: Position) -> tuple[str, int | None]:
     ('loss', 0)
     """
     if not pos.is_over() and not board_for(pos.board).is_solved():
-        from webapp.engine.big import UNCLEAR
+        from webapp.engine.big.levels import UNCLEAR
 
         return UNCLEAR  # 7×7 and 15×15: nothing is claimed that was not proved
     if not pos.is_over() and is_exact_board(pos.board):
-        from webapp.engine import perfect
+        from webapp.engine.exact import perfect
 
         return perfect.outlook(pos.board)
     solver, state = exact(pos)
