@@ -28,7 +28,7 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"  # never anything else: this script loads only the servers it started
 STARTUP_SECONDS = 120  # the game's master works out its cold costs before it forks the workers
-MIN_THROUGHPUT_RATIO = 0.65
+MIN_THROUGHPUT_RATIO = 0.85
 MAX_MOVE_P99_MS = 15.0
 NEW_GAME = urlencode({"mode": "hvc", "difficulty": "minimax", "human": "X"})
 

@@ -127,10 +127,10 @@ class BodyLimit:
 DRAIN_BYTES = 64 * 1024
 
 
-def discard(stream, most: int) -> None:
+def discard(stream, most: int, block_size: int = 8192) -> None:
     """Read and drop up to ``most`` bytes of ``stream``, a block at a time: nothing is kept."""
     while most > 0:
-        block = stream.read(min(8192, most))
+        block = stream.read(min(block_size, most))
         if not block:
             return
         most -= len(block)

@@ -52,9 +52,9 @@ BODY_SECONDS = float(os.environ.get("CLIENT_BODY_SECONDS", "10"))
 DRAIN_SECONDS = 1.0
 # The game's cookies are at most 2 KB each, and a browser's other headers about 2 KB more.
 HEAD_BYTES = int(os.environ.get("CLIENT_HEAD_BYTES", str(16 * 1024)))
-# With a worker's 5,000 connections each holding a first block besides, its memory stays under 150 MB
-# (docs/serving.md).
-ARRIVING_BYTES = int(os.environ.get("CLIENT_ARRIVING_BYTES", str(16 * 1024 * 1024)))
+# With a worker's 5,000 connections each holding a first block besides, its memory stays under 150 MB: 9,000
+# stalled heads took a worker to 152 MB at 16 MB, 142 MB at 8 (docs/serving.md).
+ARRIVING_BYTES = int(os.environ.get("CLIENT_ARRIVING_BYTES", str(8 * 1024 * 1024)))
 # A head is received in blocks of this size: a browser's head in one, and little held for each one that stalls.
 HEAD_BLOCK = 2048
 # Memory is handed back to the system once this many connections have closed since the most a worker held.
@@ -238,23 +238,26 @@ def _whole_body(req, sock, arrival: Arrival) -> io.BytesIO:
     asked, req._expected_100_continue = req._expected_100_continue, False
     if declared is not None and declared > BODY_BYTES:
         if not asked:  # a client waiting to be told to go on sends nothing: the 413 is its answer
-            _drop(req.body, min(declared, DRAIN_BYTES), arrival)
+            _drop(req, min(declared, DRAIN_BYTES), arrival)
         return io.BytesIO()
     if asked:
         sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
     kept = req.body.read(BODY_BYTES + 1)
     if len(kept) > BODY_BYTES:
-        _drop(req.body, DRAIN_BYTES, arrival)
+        _drop(req, DRAIN_BYTES, arrival)
     elif declared is not None and len(kept) < declared:
         raise Stalled("the body ended before its declared length")
     return io.BytesIO(kept)
 
 
-def _drop(body, most: int, arrival: Arrival) -> None:
-    """Read and drop up to ``most`` bytes of ``body`` for at most DRAIN_SECONDS; the refusal is sent either way."""
+def _drop(req, most: int, arrival: Arrival) -> None:
+    """Read and drop up to ``most`` bytes of the body for at most DRAIN_SECONDS; the refusal is sent either way."""
     arrival.deadline = min(arrival.deadline, time.monotonic() + DRAIN_SECONDS)
+    # A block at a time: gunicorn's reader would ask the socket for the whole declared rest at once and keep
+    # what came beyond each read, 60 KB a connection while thousands drained (a worker at 149 MB).
+    req.unreader.mxchunk = req.unreader.max_body_chunk = HEAD_BLOCK
     with suppress(Stalled, NoMoreData):
-        discard(body, most)
+        discard(req.body, most, HEAD_BLOCK)
 
 
 def _malloc_trim():
