@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import http.client
 import multiprocessing
 import random
 import re
@@ -214,16 +213,7 @@ def probe(port: int, seconds: float, latencies) -> None:
     """/healthz twice a second, from a process of its own so that the clients' work does not stretch its timings."""
     ends = time.perf_counter() + seconds
     while time.perf_counter() < ends:
-        start = time.perf_counter()
-        connection = http.client.HTTPConnection(HOST, port, timeout=30)
-        try:
-            connection.request("GET", "/healthz")
-            ok = connection.getresponse().status == 200
-        except OSError:
-            ok = False
-        finally:
-            connection.close()
-        latencies.append(time.perf_counter() - start if ok else float("inf"))
+        latencies.append(procfile_server.health_seconds(port, timeout=30))
         time.sleep(0.5)
 
 

@@ -58,3 +58,17 @@ def wait_until_healthy(port: int, seconds: float = 120) -> None:
         finally:
             connection.close()
     raise SystemExit("the server did not start")
+
+
+def health_seconds(port: int, timeout: float = 10) -> float:
+    """How long /healthz took to answer 200, or infinity if it did not."""
+    start = time.perf_counter()
+    connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
+    try:
+        connection.request("GET", "/healthz")
+        ok = connection.getresponse().status == 200
+    except OSError:
+        ok = False
+    finally:
+        connection.close()
+    return time.perf_counter() - start if ok else float("inf")

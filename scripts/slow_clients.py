@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import http.client
 import multiprocessing
 import re
 import time
@@ -118,19 +117,6 @@ def resident_mb(pid: int) -> float:
     return 0.0
 
 
-def probe(port: int) -> float:
-    start = time.monotonic()
-    connection = http.client.HTTPConnection(HOST, port, timeout=10)
-    try:
-        connection.request("GET", "/healthz")
-        ok = connection.getresponse().status == 200
-    except OSError:
-        ok = False
-    finally:
-        connection.close()
-    return time.monotonic() - start if ok else float("inf")
-
-
 def run_clients(name: str, connections: int, port: int, stop, answered) -> None:
     """The attack's clients, in a process of their own so that the probes are not timed behind them."""
 
@@ -157,7 +143,7 @@ def attack(name: str, connections: int, seconds: float, server, port: int) -> bo
         peak: dict[int, float] = collections.defaultdict(float)
         ends = time.monotonic() + seconds
         while time.monotonic() < ends:
-            probes.append(probe(port))
+            probes.append(procfile_server.health_seconds(port))
             for pid in workers(server.pid):
                 peak[pid] = max(peak[pid], resident_mb(pid))
             time.sleep(0.5)
