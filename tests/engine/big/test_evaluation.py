@@ -72,9 +72,11 @@ def test_the_weights_file_names_every_feature_for_both_sides_and_says_how_it_was
     found = json.loads(evaluation.PATH.read_text())
     assert set(found["mover"]) == set(found["other"]) == set(FEATURES)
     assert "make tune" in found["about"]["fitted by"]
-    # Read into the engine's unit: thousandths, rounded.
-    assert FITTED.mover == tuple(round(SCALE * found["mover"][name]) for name in FEATURES)
-    assert FITTED.constant == round(SCALE * found["constant"])
+    # Read into the engine's unit: thousandths, rounded; read afresh here, as the engine read it at import.
+    for weights in (evaluation.load(), FITTED):
+        assert weights.mover == tuple(round(SCALE * found["mover"][name]) for name in FEATURES)
+        assert weights.other == tuple(round(SCALE * found["other"][name]) for name in FEATURES)
+        assert weights.constant == round(SCALE * found["constant"])
 
 
 def test_the_weights_say_what_a_player_knows():
