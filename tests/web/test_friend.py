@@ -298,3 +298,14 @@ def test_the_stream_sends_the_friend_s_move_to_the_waiting_page_and_not_the_move
 
 def test_friend_store_is_made_once_per_process(app):
     assert friend_store.of(app) is friend_store.of(app)
+
+
+def test_a_long_game_folds_its_earlier_moves_above_the_last_six(app):
+    inviter, friend = app.test_client(), app.test_client()
+    address = start(inviter, board="15x15")
+    friend.get(address, headers=NAVIGATION)
+    for turn, cell in enumerate((0, 14, 2, 16, 4, 18, 6, 20, 8, 22, 10, 24)):  # twelve moves, no five
+        assert move(inviter if turn % 2 == 0 else friend, address, cell).status_code == 200
+    page = inviter.get(address, headers=NAVIGATION).get_data(as_text=True)
+    assert "<summary>Moves 1–6</summary>" in page
+    assert page.count('class="history-earlier"') == 1
