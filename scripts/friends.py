@@ -196,13 +196,16 @@ async def mover(port: int, pairs: list[Pair], rate: float, seconds: float, resul
             continue
         pair = idle[0]
         pair.busy = True
+        ply = 225 - len(pair.empty)  # the move number the page was drawn at
         cell, seat = pair.empty.pop(), pair.to_move
         pair.version += 1
         pair.to_move = "guest" if seat == "inviter" else "inviter"
         pair.sent[pair.version] = time.perf_counter()
         moves += 1
         headers = {"Cookie": pair.cookies[seat], "HX-Request": "true"} | pair.forwarded()
-        task = asyncio.ensure_future(fetch(port, "POST", f"{pair.address}/move", headers, f"cell={cell}&round=1"))
+        task = asyncio.ensure_future(
+            fetch(port, "POST", f"{pair.address}/move", headers, f"cell={cell}&round=1&ply={ply}")
+        )
         tasks.add(task)
         task.add_done_callback(tasks.discard)
     await asyncio.gather(*tasks, return_exceptions=True)

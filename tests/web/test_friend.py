@@ -57,8 +57,15 @@ def pair(app):
     return inviter, friend, address
 
 
-def move(client, address, cell, round_=1, headers=HTMX):
-    return client.post(f"{address}/move", data={"cell": cell, "round": round_}, headers=headers)
+def drawn_fields(page) -> dict[str, str]:
+    """The round and the move number a page's board form sends: what its viewer saw."""
+    return dict(re.findall(r'<input type="hidden" name="(round|ply)" value="([^"]*)">', page.text))
+
+
+def move(client, address, cell, headers=HTMX, **drawn):
+    """A move from this client's page as it is now, unless ``drawn`` names the round and move number it was drawn at."""
+    fields = drawn_fields(client.get(address)) | {name: str(value) for name, value in drawn.items()}
+    return client.post(f"{address}/move", data={"cell": cell} | fields, headers=headers)
 
 
 def test_the_link_is_a_128_bit_code_and_the_page_offers_it_to_copy(app):
@@ -127,9 +134,43 @@ def test_the_status_says_what_the_friend_played_and_whose_turn_it_is(pair):
 
 def test_a_move_sent_twice_without_javascript_is_played_once(pair):
     inviter, _, address = pair
-    assert move(inviter, address, 4, headers={}).status_code == 303
-    assert move(inviter, address, 4, headers={}).status_code == 303
+    assert move(inviter, address, 4, headers={}, ply=0).status_code == 303
+    assert move(inviter, address, 4, headers={}, ply=0).status_code == 303
     assert board_of(inviter.get(address)) == "....X...."
+
+
+def test_a_move_made_on_a_board_its_sender_never_saw_is_refused_with_the_board_as_it_is(pair):
+    inviter, friend, address = pair
+    stale = drawn_fields(friend.get(address))  # the friend's page, drawn before the inviter's move
+    assert stale == {"round": "1", "ply": "0"}
+    move(inviter, address, 4)
+    response = move(friend, address, 0, **stale)
+    assert response.status_code == 409 and "Your friend moved while you did" in alert_of(response)
+    assert board_of(response) == "....X...."  # htmx swaps the board as it is in
+    page = move(friend, address, 0, headers={}, **stale)  # without JavaScript: the whole page, current board
+    assert page.status_code == 409 and "<html" in page.text and board_of(page) == "....X...."
+    assert move(friend, address, 0).status_code == 200  # from the redrawn page, the move is played
+
+
+@pytest.mark.parametrize(
+    "drawn",
+    [
+        {"round": "1"},  # no move number
+        {"round": "1", "ply": ""},
+        {"round": "1", "ply": "x"},
+        {"round": "1", "ply": "-1"},
+        {"round": "1", "ply": "1.0"},
+        {"round": "1", "ply": "10"},  # past the board's last move
+        {"round": "1", "ply": "9" * 40},
+        {"round": "1", "ply": "\u0663"},  # an Arabic-Indic three
+        {"ply": "0"},  # no round
+    ],
+)
+def test_a_missing_or_garbled_move_number_is_a_clear_400(pair, drawn):
+    inviter, _, address = pair
+    response = inviter.post(f"{address}/move", data={"cell": 4} | drawn, headers=HTMX)
+    assert response.status_code == 400 and "This page is out of date" in alert_of(response)
+    assert board_of(response) == "........."
 
 
 def test_the_inviter_may_play_o_before_the_first_move_only(app):
@@ -158,8 +199,8 @@ def test_a_rematch_swaps_the_sides_and_the_score_counts_each_game_once(pair):
     assert status_of(response) == "Rematch, sides swapped. Your turn: you play X."
     assert "you play O" in status_of(inviter.get(address))
     # A move from the last game's page is refused, not played on the new board.
-    assert move(inviter, address, 4, round_=1).status_code == 409
-    assert move(friend, address, 4, round_=2).status_code == 200
+    assert move(inviter, address, 4, round=1, ply=0).status_code == 409
+    assert move(friend, address, 4).status_code == 200
 
 
 def test_undo_is_explained_as_no_take_backs(pair):
@@ -181,7 +222,7 @@ def test_a_junk_or_unknown_code_is_a_plain_404(client, path):
     for suffix in ("", "/events"):
         response = client.get(path + suffix)
         assert response.status_code == 404 and "There is no game at this link" in response.text
-    assert client.post(path + "/move", data={"cell": 0, "round": 1}).status_code == 404
+    assert client.post(path + "/move", data={"cell": 0, "round": 1, "ply": 0}).status_code == 404
 
 
 def test_a_seat_cookie_tampered_with_or_signed_with_another_key_is_a_404(pair, tmp_path):

@@ -64,6 +64,7 @@ GONE = (
     "so this one may have expired; or the link is not complete."
 )
 DOWN = "Games with a friend are not available just now: their store does not answer. The rest of the game works."
+OUT_OF_DATE = "This page is out of date. Reload it and try again."
 FULL = "There are as many games with a friend as the server can hold just now. Please try again later."
 REFUSALS = (FormError, SettingError, ConflictError, InvalidMoveError, IllegalMoveError)
 
@@ -269,14 +270,27 @@ def move(code: str):
         cell = whole_number(
             request.form, "cell", 0, game.position.geometry.cells - 1, "That square is not on the board."
         )
-        drawn_in = whole_number(request.form, "round", 1, 10**9, "This page is out of date. Reload it and try again.")
+        drawn_in = whole_number(request.form, "round", 1, 10**9, OUT_OF_DATE)
+        drawn_at = whole_number(request.form, "ply", 0, game.position.geometry.cells, OUT_OF_DATE)
         if drawn_in != game.round:
             raise ConflictError("A rematch has started since this page was drawn: here is the new game.")
-        if game.moves and game.moves[-1] == cell and game.last_by == seat and seat is not None:
+        if is_repeat(game, seat, cell, drawn_at):
             return game  # the same move sent twice (a double click without JavaScript): played once
+        if drawn_at != len(game.moves) and seat is not None:  # a watcher is told it watches, below
+            raise StaleBoardError("Your friend moved while you did: here is the board as it is now.")
         return game.move(seat, cell)
 
     return act(code, play)
+
+
+class StaleBoardError(ConflictError):
+    """A move made on a board its sender never saw: the game has moved on since the page was drawn."""
+
+
+def is_repeat(game: FriendGame, seat: str | None, cell: int, drawn_at: int) -> bool:
+    """Whether this move, drawn at move ``drawn_at``, is ``seat``'s last move sent again."""
+    moves = game.moves
+    return seat is not None and game.last_by == seat and drawn_at == len(moves) - 1 and moves[-1] == cell
 
 
 @bp.post("/<code>/side")

@@ -17,7 +17,8 @@ class ConfigError(SystemExit):
 
 
 def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
-    """The settings found in the environment: SECRET_KEY, PORT, SITE_URL, PROXY_COUNT, and the friend games' store
+    """The settings found in the environment: SECRET_KEY (and SECRET_KEY_FALLBACKS, the keys it replaced), PORT,
+    SITE_URL, PROXY_COUNT, and the friend games' store
     (REDIS_URL, else the SQLite file FRIEND_DATABASE) and limits (FRIEND_EXPIRY_SECONDS, FRIEND_GAMES_MOST,
     FRIEND_CREATIONS_PER_MINUTE)."""
     config = {"PROXY_COUNT": proxy_count(environ)}
@@ -30,6 +31,8 @@ def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
             config[name] = whole_number(environ, name, most)
     if environ.get("SECRET_KEY"):
         config["SECRET_KEY"] = environ["SECRET_KEY"]
+    if environ.get("SECRET_KEY_FALLBACKS"):
+        config["SECRET_KEY_FALLBACKS"] = key_fallbacks(environ["SECRET_KEY_FALLBACKS"])
     port = environ.get("PORT", "5000")
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise ConfigError(f"PORT must be a port number from 1 to 65535, not {port!r}.")
@@ -37,6 +40,15 @@ def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
     if environ.get("SITE_URL"):
         config["SITE_URL"] = site_url(environ["SITE_URL"])
     return config
+
+
+def key_fallbacks(text: str) -> list[str]:
+    """The old keys a rotation keeps reading with (Flask's SECRET_KEY_FALLBACKS): comma-separated, blanks ignored.
+
+    >>> key_fallbacks(" old-key-1, ,old-key-2 ")
+    ['old-key-1', 'old-key-2']
+    """
+    return [key.strip() for key in text.split(",") if key.strip()]
 
 
 # The friend games' limits and their largest values: a game lives a day without a move, the store holds 10,000
