@@ -20,6 +20,7 @@ def create_app(test_config=None):
         errors,
         forms,
         friend,
+        friend_store,
         game,
         learn,
         randomness,
@@ -61,6 +62,7 @@ def create_app(test_config=None):
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     errors.init_app(app)
     costs.init_app(app)
+    friend_store.init_app(app)
     rendering.init_app(app)
     compression.init_app(app)
     for area in (game, friend, learn, review, api):

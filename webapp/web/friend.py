@@ -34,10 +34,10 @@ from itsdangerous import BadSignature
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError
 from webapp.friend_game import SEATS, FriendGame
 from webapp.match import ConflictError, SettingError, check_board
-from webapp.web import friend_store
+from webapp.web import costs, friend_store
 from webapp.web.forms import FormError, whole_number
 from webapp.web.friend_present import NO_UNDO, WATCHING, FriendView, friend_view
-from webapp.web.friend_store import StoreDown, StoreFull
+from webapp.web.friend_store import ClientFull, StoreDown, StoreFull
 from webapp.web.headers import vary_on
 from webapp.web.rendering import is_htmx, page_or_fragment
 
@@ -135,7 +135,7 @@ def changed(code: str, change) -> tuple[FriendGame, int]:
         game, version = loaded(code)
         after = change(game)
         try:
-            new_version = store().replace(code, version, after.to_line())
+            new_version = store().replace(code, version, after.to_line(), waiting=not after.has_guest)
         except StoreDown:
             abort(503, description=DOWN)
         if new_version is not None:
@@ -152,7 +152,8 @@ def start(board: str | None):
         board = check_board(board or "3x3")
     except SettingError as error:
         abort(400, description=str(error))
-    client = friend_store.client_key(current_app.secret_key, request.remote_addr or "unknown")
+    # Counted per client as the search queue counts them: an IPv4 address, or an IPv6 /64.
+    client = friend_store.client_key(current_app.secret_key, costs.client_key(request.remote_addr))
     try:
         wait = store().creation_wait(client, current_app.config["FRIEND_CREATIONS_PER_MINUTE"])
         if wait:
@@ -165,12 +166,23 @@ def start(board: str | None):
                 retry_after=seconds,
             )
         code = secrets.token_urlsafe(16)
-        store().create(code, FriendGame(board).to_line())
+        store().create(code, FriendGame(board).to_line(), client)
     except StoreDown:
         abort(503, description=DOWN)
-    except StoreFull:
-        abort(503, description=FULL)
+    except StoreFull as full:
+        abort(503, description=FULL, retry_after=math.ceil(max(full.seconds, 1)))
+    except ClientFull as many:
+        abort(429, description=too_many(many), retry_after=math.ceil(max(many.seconds, 1)))
     return give_seat(go_to(code), code, "inviter")
+
+
+def too_many(refusal: ClientFull) -> str:
+    """Why this client may not start another game just now, and when it may."""
+    minutes = max(1, math.ceil(refusal.seconds / 60))
+    when = f"Try again in {minutes} minute{'s' if minutes > 1 else ''}"
+    if refusal.waiting:
+        return f"Your friends have not opened the links of your last games yet: send one of those. {when}."
+    return f"You have as many games with a friend under way as one player may. {when}."
 
 
 def go_to(code: str):

@@ -362,8 +362,16 @@ def reset_score():
 @bp.get("/healthz")
 def healthz():
     # Friend games' store failing leaves everything else working: the check still passes, and names the store.
+    # Read from the store itself, so that every worker says the same.
+    store = friend_store.of(current_app)
     try:
-        friend_store.of(current_app).check()
+        store.check()
     except friend_store.StoreDown:
-        return {"status": "degraded", "failing": f"friend games' store ({friend_store.of(current_app).name})"}
+        return {"status": "degraded", "failing": f"friend games' store ({store.name})"}
+    except friend_store.StoreFull:
+        most = current_app.config["FRIEND_GAMES_MOST"]
+        return {
+            "status": "degraded",
+            "failing": f"friend games' store ({store.name}) is full: FRIEND_GAMES_MOST={most}",
+        }
     return {"status": "ok"}

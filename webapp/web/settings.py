@@ -20,7 +20,7 @@ def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
     """The settings found in the environment: SECRET_KEY (and SECRET_KEY_FALLBACKS, the keys it replaced), PORT,
     SITE_URL, PROXY_COUNT, and the friend games' store
     (REDIS_URL, else the SQLite file FRIEND_DATABASE) and limits (FRIEND_EXPIRY_SECONDS, FRIEND_GAMES_MOST,
-    FRIEND_CREATIONS_PER_MINUTE)."""
+    FRIEND_CREATIONS_PER_MINUTE, FRIEND_WAITING_SECONDS, FRIEND_WAITING_PER_CLIENT, FRIEND_GAMES_PER_CLIENT)."""
     config = {"PROXY_COUNT": proxy_count(environ)}
     if environ.get("REDIS_URL"):
         config["REDIS_URL"] = environ["REDIS_URL"].strip()
@@ -53,11 +53,23 @@ def key_fallbacks(text: str) -> list[str]:
 
 # The friend games' limits and their largest values: a game lives a day without a move, the store holds 10,000
 # live games (a few MB), and a client creates at most 5 games a minute.
-FRIEND_DEFAULTS = {"FRIEND_EXPIRY_SECONDS": 86_400, "FRIEND_GAMES_MOST": 10_000, "FRIEND_CREATIONS_PER_MINUTE": 5}
+FRIEND_DEFAULTS = {
+    "FRIEND_EXPIRY_SECONDS": 86_400,
+    "FRIEND_GAMES_MOST": 10_000,
+    "FRIEND_CREATIONS_PER_MINUTE": 5,
+    # A game nobody has joined lives an hour; one client (an IPv4 address, an IPv6 /64) may have 10 such games and
+    # 40 live games in all, so that filling the store takes 250 clients.
+    "FRIEND_WAITING_SECONDS": 3_600,
+    "FRIEND_WAITING_PER_CLIENT": 10,
+    "FRIEND_GAMES_PER_CLIENT": 40,
+}
 FRIEND_LIMITS = {
     "FRIEND_EXPIRY_SECONDS": 30 * 86_400,
     "FRIEND_GAMES_MOST": 10_000_000,
     "FRIEND_CREATIONS_PER_MINUTE": 1000,
+    "FRIEND_WAITING_SECONDS": 86_400,
+    "FRIEND_WAITING_PER_CLIENT": 10_000,
+    "FRIEND_GAMES_PER_CLIENT": 100_000,
 }
 
 
