@@ -8,6 +8,8 @@ import time
 
 import pytest
 from conftest import COMPILED_TEMPLATES
+from support import page as page_of
+from support import play, send
 
 from webapp import create_app
 from webapp.web import friend_store
@@ -261,13 +263,39 @@ def test_a_client_creating_games_too_fast_gets_429_with_a_truthful_retry_after(t
     assert client.post("/new", data={"mode": "friend"}, headers={"X-Forwarded-For": "192.0.2.9"}).status_code == 303
 
 
-def test_a_full_store_answers_503_and_keeps_the_games_it_has(tmp_path):
+def test_a_full_store_answers_503_with_when_a_place_frees_keeps_its_games_and_healthz_names_the_cap(tmp_path):
     app = make_app(tmp_path, FRIEND_GAMES_MOST=1)
     client = app.test_client()
     address = start(client)
-    response = client.post("/new", data={"mode": "friend", "board": "3x3"})
+    response = client.post("/new", data={"mode": "friend", "board": "3x3"}, headers={"X-Forwarded-For": "192.0.2.9"})
     assert response.status_code == 503 and "as many games with a friend" in response.text
+    assert 3590 <= int(response.headers["Retry-After"]) <= 3600  # the one game waits for a friend: an hour at most
     assert client.get(address).status_code == 200
+    assert client.get("/healthz").json == {
+        "status": "degraded",
+        "failing": "friend games' store (SQLite) is full: FRIEND_GAMES_MOST=1",
+    }
+
+
+def test_creations_are_counted_per_ipv6_64_as_one_client(tmp_path):
+    client = make_app(tmp_path).test_client()
+    for host in range(1, 6):
+        start(client, **{"X-Forwarded-For": f"2001:db8:1:2::{host}"})
+    response = client.post("/new", data={"mode": "friend"}, headers={"X-Forwarded-For": "2001:db8:1:2:ffff::6"})
+    assert response.status_code == 429 and "Retry-After" in response.headers
+    start(client, **{"X-Forwarded-For": "2001:db8:1:3::1"})  # the next /64 is another client
+
+
+def test_one_client_may_leave_only_so_many_games_unjoined_and_is_told_when_it_may_start_another(tmp_path):
+    app = make_app(tmp_path, FRIEND_WAITING_PER_CLIENT=2, FRIEND_CREATIONS_PER_MINUTE=100)
+    inviter, friend = app.test_client(), app.test_client()
+    first = start(inviter)
+    start(inviter)
+    response = inviter.post("/new", data={"mode": "friend"})
+    assert response.status_code == 429 and "have not opened the links of your last games" in response.text
+    assert 3590 <= int(response.headers["Retry-After"]) <= 3600
+    friend.get(first, headers=NAVIGATION)  # the friend comes: that game no longer waits
+    start(inviter)
 
 
 @pytest.mark.parametrize("broken", ["sqlite", "redis"])
@@ -350,3 +378,36 @@ def test_a_long_game_folds_its_earlier_moves_above_the_last_six(app):
     page = inviter.get(address, headers=NAVIGATION).get_data(as_text=True)
     assert "<summary>Moves 1–6</summary>" in page
     assert page.count('class="history-earlier"') == 1
+
+
+def test_a_store_file_deleted_under_the_server_refuses_the_next_move_and_healthz_says_degraded(pair, app, tmp_path):
+    inviter, friend, address = pair
+    assert move(inviter, address, 4).status_code == 200
+    page = friend.get(address)
+    for file in tmp_path.glob("friends.sqlite3*"):
+        file.unlink()
+    response = friend.post(f"{address}/move", data={"cell": 0} | drawn_fields(page), headers=HTMX)
+    assert response.status_code == 503 and "not available just now" in response.text
+    assert app.test_client().get("/healthz").json["status"] == "degraded"
+    assert not (tmp_path / "friends.sqlite3").exists()
+
+
+def test_a_new_key_with_the_old_one_as_fallback_keeps_both_seats_the_solo_game_and_its_score(pair, tmp_path):
+    inviter, friend, address = pair
+    solo = inviter.application.test_client()
+    send(solo, "/new", mode="hvh")
+    play(solo, 0, 3, 1, 4, 2)  # X wins: the score counts it
+    assert move(inviter, address, 4).status_code == 200
+    rotated = make_app(tmp_path, SECRET_KEY="the new key", SECRET_KEY_FALLBACKS=["test"])
+    for client in (inviter, friend, solo):
+        client.application = rotated
+    assert move(friend, address, 0).status_code == 200
+    assert move(inviter, address, 8).status_code == 200
+    assert board_of(friend.get(address)) == "O...X...X"
+    assert page_of(solo)["board"] == "XXXOO...."
+    assert "Your saved" not in solo.get("/").text  # nothing was thrown away
+    assert re.findall(r"<dd>(\d+)</dd>", solo.get("/").text)[:3] == ["1", "0", "0"]
+    # Without the fallback, the old cookies are not ours: the seats are a 404, the solo game starts afresh.
+    forgotten = make_app(tmp_path, SECRET_KEY="the new key")
+    inviter.application = forgotten
+    assert inviter.get(address).status_code == 404
