@@ -21,7 +21,7 @@ def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
     SITE_URL, PROXY_COUNT, and the friend games' store
     (REDIS_URL, else the SQLite file FRIEND_DATABASE) and limits (FRIEND_EXPIRY_SECONDS, FRIEND_GAMES_MOST,
     FRIEND_CREATIONS_PER_MINUTE, FRIEND_WAITING_SECONDS, FRIEND_WAITING_PER_CLIENT, FRIEND_GAMES_PER_CLIENT)."""
-    config = {"PROXY_COUNT": proxy_count(environ)}
+    config: dict[str, object] = {"PROXY_COUNT": proxy_count(environ)}
     if environ.get("REDIS_URL"):
         config["REDIS_URL"] = environ["REDIS_URL"].strip()
     if environ.get("FRIEND_DATABASE"):
