@@ -147,7 +147,7 @@ def test_a_move_made_on_a_board_its_sender_never_saw_is_refused_with_the_board_a
     assert stale == {"round": "1", "ply": "0"}
     move(inviter, address, 4)
     response = move(friend, address, 0, **stale)
-    assert response.status_code == 409 and "Your friend moved while you did" in alert_of(response)
+    assert response.status_code == 409 and "The game moved on before your move arrived" in alert_of(response)
     assert board_of(response) == "....X...."  # htmx swaps the board as it is in
     page = move(friend, address, 0, headers={}, **stale)  # without JavaScript: the whole page, current board
     assert page.status_code == 409 and "<html" in page.text and board_of(page) == "....X...."

@@ -289,7 +289,7 @@ def move(code: str):
         if is_repeat(game, seat, cell, drawn_at):
             return game  # the same move sent twice (a double click without JavaScript): played once
         if drawn_at != len(game.moves) and seat is not None:  # a watcher is told it watches, below
-            raise StaleBoardError("Your friend moved while you did: here is the board as it is now.")
+            raise StaleBoardError("The game moved on before your move arrived: here is the board as it is now.")
         return game.move(seat, cell)
 
     return act(code, play)
