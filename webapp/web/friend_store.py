@@ -259,13 +259,13 @@ class SQLiteStore(Store):
         db.execute("PRAGMA synchronous=NORMAL")
         return db
 
-    def _run(self, work, busy_seconds: float = BUSY_SECONDS):
+    def _run(self, work, busy_seconds: float | None = None):
         """``work(db)`` under the lock, in a transaction if it writes; any failure of the file is StoreDown.
 
         While another process holds the file's write lock, the work is tried again every few milliseconds for up
         to BUSY_SECONDS, the lock released in between.
         """
-        gives_up = time.monotonic() + busy_seconds
+        gives_up = time.monotonic() + (BUSY_SECONDS if busy_seconds is None else busy_seconds)
         while True:
             with self._lock:
                 if not self._same_file():
