@@ -238,3 +238,23 @@ def test_a_sqlite_file_from_before_the_expiry_columns_keeps_its_games(tmp_path):
     store = SQLiteStore(path, DAY, 10)
     assert store.load("b" * 22) == friend_store.Saved("line", 3)
     assert store.replace("b" * 22, 3, "moved") == 4
+
+
+def test_a_redis_that_answers_pings_but_refuses_writes_fails_the_check(fresh_redis):
+    import redis
+
+    admin = redis.Redis.from_url(fresh_redis)
+    store = RedisStore(fresh_redis, DAY, 10)
+    store.check()
+    policy = admin.config_get("maxmemory-policy")["maxmemory-policy"]
+    admin.config_set("maxmemory-policy", "noeviction")
+    admin.config_set("maxmemory", 1)  # out of memory: every write is refused, pings are answered
+    try:
+        assert admin.ping()
+        with pytest.raises(StoreDown):
+            store.check()
+    finally:
+        admin.config_set("maxmemory", 0)
+        admin.config_set("maxmemory-policy", policy)
+        admin.close()
+    store.check()

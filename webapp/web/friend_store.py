@@ -490,6 +490,8 @@ class RedisStore(Store):
 
     def check(self) -> None:
         now = time.time()
+        # A write, as a move's would be: a Redis out of memory, or refusing writes after a failed save, answers pings.
+        self._run(self.client.set, "friends:probe", now, ex=60)
         if self._run(self.client.zcount, ENDS, now, "+inf") >= self.most:
             first = self._run(self.client.zrangebyscore, ENDS, now, "+inf", start=0, num=1, withscores=True)
             raise StoreFull(first[0][1] - now if first else 0.0)
