@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from redis_server import RedisServer
 from servers import Gunicorn, board_of, move_form_fields, request, server_environment
 
 NAVIGATION = {"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}
@@ -137,3 +138,16 @@ def test_both_seats_posting_at_once_never_play_a_move_on_a_board_its_sender_neve
             assert x.result()[0] == 303 and o.result()[0] == 409  # O's page was drawn before X's move
             _, _, page = request(server.port, "GET", address, headers={"Cookie": friend})
             assert board_of(page)["board"] == "....X...."
+
+
+def test_a_redis_that_syncs_every_change_killed_mid_game_keeps_every_acknowledged_move(server_with):
+    with RedisServer("--appendonly", "yes", "--appendfsync", "always") as redis:  # as docs/deploy.md asks
+        server = server_with(REDIS_URL=redis.url)
+        address, inviter, friend = seated_pair(server.port)
+        for cookie, cell in ((inviter, 4), (friend, 0), (inviter, 8)):
+            assert send_move(server.port, address, cookie, cell, drawn(server.port, address, cookie))[0] == 303
+        redis.process.kill()
+        redis.process.wait()
+        redis.start()
+        status, _, page = request(server.port, "GET", address, headers={"Cookie": friend})
+        assert status == 200 and board_of(page)["board"] == "O...X...X"
