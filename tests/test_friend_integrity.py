@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from redis_server import RedisServer
 from servers import Gunicorn, board_of, move_form_fields, request, server_environment
+from test_production import Visitor, x_wins_shown
 
 NAVIGATION = {"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}
 # Enough probes that both workers answer some (each new connection goes to whichever worker accepts it first).
@@ -102,13 +103,23 @@ def test_a_store_deleted_under_the_server_acknowledges_no_move_and_every_worker_
     assert not Path(tmp_path / "instance").exists()  # no empty store made in its place
 
 
-def test_a_key_rotated_mid_game_keeps_both_seats_playing(server_with):
+def test_a_key_rotated_mid_game_keeps_both_seats_playing_and_a_solo_game_and_its_score(server_with):
     old_key = secrets.token_hex(32)
     before = server_with(SECRET_KEY=old_key)
     address, inviter, friend = seated_pair(before.port)
     assert send_move(before.port, address, inviter, 4, drawn(before.port, address, inviter))[0] == 303
+    solo = Visitor(before.port)
+    body = solo.keep(solo.send("/new", {"mode": "hvh", "confirm": 1}, solo.keep(solo.send("/"))))
+    for cell in (0, 3, 1, 4, 2, 8):  # X wins at 2; the next game has X in the corner
+        if cell == 8:
+            body = solo.keep(solo.send("/new", {"mode": "hvh", "confirm": 1}, body))
+        body = solo.keep(solo.send("/move", {"cell": cell}, body))
     before.stop()
     after = server_with(SECRET_KEY=secrets.token_hex(32), SECRET_KEY_FALLBACKS=old_key)
+    solo.port = after.port
+    page = solo.keep(solo.send("/"))
+    assert board_of(page)["board"] == "........X" and b"could not be read" not in page
+    assert x_wins_shown(solo) == 1
     for cookie, cell in ((friend, 0), (inviter, 8)):
         status, _, body = send_move(after.port, address, cookie, cell, drawn(after.port, address, cookie))
         assert status == 303, body.decode()
