@@ -269,6 +269,7 @@ def test_a_full_store_answers_503_with_when_a_place_frees_keeps_its_games_and_he
     address = start(client)
     response = client.post("/new", data={"mode": "friend", "board": "3x3"}, headers={"X-Forwarded-For": "192.0.2.9"})
     assert response.status_code == 503 and "as many games with a friend" in response.text
+    assert "Try again in 60 minutes." in response.text
     assert 3590 <= int(response.headers["Retry-After"]) <= 3600  # the one game waits for a friend: an hour at most
     assert client.get(address).status_code == 200
     assert client.get("/healthz").json == {

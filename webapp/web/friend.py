@@ -65,7 +65,7 @@ GONE = (
 )
 DOWN = "Games with a friend are not available just now: their store does not answer. The rest of the game works."
 OUT_OF_DATE = "This page is out of date. Reload it and try again."
-FULL = "There are as many games with a friend as the server can hold just now. Please try again later."
+FULL = "There are as many games with a friend as the server can hold just now."
 REFUSALS = (FormError, SettingError, ConflictError, InvalidMoveError, IllegalMoveError)
 
 
@@ -170,19 +170,28 @@ def start(board: str | None):
     except StoreDown:
         abort(503, description=DOWN)
     except StoreFull as full:
-        abort(503, description=FULL, retry_after=math.ceil(max(full.seconds, 1)))
+        abort(503, description=f"{FULL} {try_again(full.seconds)}", retry_after=math.ceil(max(full.seconds, 1)))
     except ClientFull as many:
         abort(429, description=too_many(many), retry_after=math.ceil(max(many.seconds, 1)))
     return give_seat(go_to(code), code, "inviter")
 
 
+def try_again(seconds: float) -> str:
+    """When to try again, in whole minutes.
+
+    >>> try_again(59), try_again(3600)
+    ('Try again in 1 minute.', 'Try again in 60 minutes.')
+    """
+    minutes = max(1, math.ceil(seconds / 60))
+    return f"Try again in {minutes} minute{'s' if minutes > 1 else ''}."
+
+
 def too_many(refusal: ClientFull) -> str:
     """Why this client may not start another game just now, and when it may."""
-    minutes = max(1, math.ceil(refusal.seconds / 60))
-    when = f"Try again in {minutes} minute{'s' if minutes > 1 else ''}"
+    when = try_again(refusal.seconds)
     if refusal.waiting:
-        return f"Your friends have not opened the links of your last games yet: send one of those. {when}."
-    return f"You have as many games with a friend under way as one player may. {when}."
+        return f"Your friends have not opened the links of your last games yet: send one of those. {when}"
+    return f"You have as many games with a friend under way as one player may. {when}"
 
 
 def go_to(code: str):
