@@ -7,6 +7,7 @@ import json
 import secrets
 import shutil
 from concurrent.futures import ThreadPoolExecutor
+from http.client import HTTPMessage
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,7 @@ def seat_cookie(headers) -> str:
     return next(h.split(";")[0] for h in headers.get_all("Set-Cookie") if h.startswith("seat="))
 
 
-def new_game(port: int, forwarded: str | None = None) -> tuple[int, object]:
+def new_game(port: int, forwarded: str | None = None) -> tuple[int, HTTPMessage]:
     headers = {"X-Forwarded-For": forwarded} if forwarded else {}
     status, answer, _ = request(port, "POST", "/new", body="mode=friend&board=3x3", headers=headers)
     return status, answer

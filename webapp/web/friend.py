@@ -153,7 +153,7 @@ def start(board: str | None):
     except SettingError as error:
         abort(400, description=str(error))
     # Counted per client as the search queue counts them: an IPv4 address, or an IPv6 /64.
-    client = friend_store.client_key(current_app.secret_key, costs.client_key(request.remote_addr))
+    client = friend_store.client_key(current_app.config["SECRET_KEY"], costs.client_key(request.remote_addr))
     try:
         wait = store().creation_wait(client, current_app.config["FRIEND_CREATIONS_PER_MINUTE"])
         if wait:
