@@ -42,6 +42,7 @@ redis.call('ZADD', KEYS[2], ends, ARGV[1])
 local maker = redis.call('HGET', KEYS[1], 'maker')
 if maker and maker ~= '' then
   redis.call('ZADD', 'friends:by:' .. maker, 'XX', ends, ARGV[1])
+  redis.call('EXPIRE', 'friends:by:' .. maker, ARGV[8])
   if ARGV[7] == '1' then
     redis.call('ZADD', 'friends:waiting:' .. maker, 'XX', ends, ARGV[1])
   else

@@ -475,7 +475,8 @@ class RedisStore(Store):
 
     def replace(self, code: str, version: int, line: str, waiting: bool = False) -> int | None:
         keys = [self._key(code), ENDS]
-        args = [code, version, line, time.time(), seconds(self.life(waiting)), CHANNEL, int(waiting)]
+        life = seconds(self.life(waiting))
+        args = [code, version, line, time.time(), life, CHANNEL, int(waiting), seconds(self.expiry)]
         new_version = self._run(self._replace, keys=keys, args=args)
         if not new_version:
             return None
