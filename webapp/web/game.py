@@ -361,8 +361,8 @@ def reset_score():
 
 @bp.get("/healthz")
 def healthz():
-    # Friend games' store failing leaves everything else working: the check still passes, and names the store.
-    # Read from the store itself, so that every worker says the same.
+    # Friend games' store failing leaves everything else working: the check still passes, and names the store, as
+    # read from the store itself, so that every worker says the same.
     store = friend_store.of(current_app)
     try:
         store.check()
