@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import secrets
 import shutil
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from http.client import HTTPMessage
 from pathlib import Path
@@ -163,3 +164,16 @@ def test_a_redis_that_syncs_every_change_killed_mid_game_keeps_every_acknowledge
         redis.start()
         status, _, page = request(server.port, "GET", address, headers={"Cookie": friend})
         assert status == 200 and board_of(page)["board"] == "O...X...X"
+
+
+def test_while_the_store_cannot_be_written_every_worker_s_healthz_says_so(server_with, tmp_path):
+    server = server_with()
+    assert health(server.port) == [{"status": "ok"}] * PROBES
+    other = sqlite3.connect(tmp_path / "instance" / "friends.sqlite3", isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock, and keeps it
+        assert health(server.port) == [{"status": "degraded", "failing": "friend games' store (SQLite)"}] * PROBES
+    finally:
+        other.rollback()
+        other.close()
+    assert health(server.port) == [{"status": "ok"}] * PROBES
