@@ -2,10 +2,11 @@
 
 A game between two browsers needs a place both can reach. Each game is one line of text (FriendGame.to_line)
 under its code, with a version that every change raises, so that two changes sent at once cannot both land
-(compare and set). Two stores keep them:
+(compare and set), and the time it ends: a game nobody has joined ends sooner, and each client may make only
+so many (Store). Two stores keep them:
 
 * **SQLite** (the default, no setting): a file in Flask's instance folder, shared by the workers of one
-  instance; games survive a restart.
+  instance; games survive a restart. The file removed or replaced under a running server is a store down.
 * **Redis** (when REDIS_URL is set): games live under keys that expire, and every change is published on one
   channel, so that instances behind a router share games and wake each other's waiting pages.
 
