@@ -176,6 +176,18 @@ def _within(plies: int) -> str:
     return "at once" if plies == 1 else f"by force within {plies} moves of both sides"
 
 
+def _plies(outlook: Outlook) -> int:
+    """The length of a proved outlook: a move is explained by its length only where a win or loss was proved."""
+    assert outlook.plies is not None, f"{outlook} is not proved"
+    return outlook.plies
+
+
+def _chances(move: GradedMove) -> tuple[float, float]:
+    """The mover's chances after Hard's choice and after the move, which every estimated move has."""
+    assert move.before is not None and move.after is not None, f"move {move.number} has no estimate"
+    return move.before, move.after
+
+
 def explain(move: GradedMove, n: int) -> str:
     """What one move of a big board's game did, in a sentence or two.
 
@@ -197,25 +209,26 @@ def explain(move: GradedMove, n: int) -> str:
             f"{head}, was a best move: {start} {move.mover}'s proved forced win, five within {move.value.plies} moves."
         )
     if move.why == "missed":
-        also = f" and lets {them} win {_within(move.value.plies - 1)}" if move.grade == "blunder" else ""
-        wins = _within(move.best.plies)
+        also = f" and lets {them} win {_within(_plies(move.value) - 1)}" if move.grade == "blunder" else ""
+        wins = _within(_plies(move.best))
         return f"{head}, was a {move.grade}: it gives up a win{also}. Better: {better}, which wins {wins}."
     if move.why == "four":
         return f"{head}, was a mistake: it leaves {them}'s four open, and {them} makes five next. Better: {better}."
     if move.why == "allowed":
-        lets = f"it lets {them} win {_within(move.value.plies - 1)}"
+        lets = f"it lets {them} win {_within(_plies(move.value) - 1)}"
         return f"{head}, was a mistake: {lets}. Better: {better}, after which no forced win is found."
     if move.why != "estimate":
         return f"{head}, is not graded."
-    after = f"{move.mover}'s chance of winning is {chance(move.after)} after it"
+    before, after_it = _chances(move)
+    after = f"{move.mover}'s chance of winning is {chance(after_it)} after it"
     if move.grade == "best":
         return f"{head}, was Hard's choice too. By Hard's estimate, {after}."
     if move.grade == "good":
-        return f"{head}, was good by Hard's estimate: {after}, {chance(move.before)} after Hard's choice, {better}."
+        return f"{head}, was good by Hard's estimate: {after}, {chance(before)} after Hard's choice, {better}."
     turn = f", and the lead goes to {them}" if move.turned else ""
     return (
         f"{head}, was {'an' if move.grade == 'inaccuracy' else 'a'} {move.grade} by Hard's estimate: {move.mover}'s "
-        f"chance of winning falls from {chance(move.before)} to {chance(move.after)}{turn}. Hard would have played "
+        f"chance of winning falls from {chance(before)} to {chance(after_it)}{turn}. Hard would have played "
         f"{better}."
     )
 
@@ -247,9 +260,10 @@ def summary(turning: GradedMove | None, board: Board, you: str | None, total: in
         return f"{whose} move {turning.number}, {played}, left a four open for {them}; {better} blocked it."
     if turning.why == "allowed":
         return f"{whose} move {turning.number}, {played}, let {them} win by force; {better} was better."
+    before, after = _chances(turning)
     return (
         f"{whose} move {turning.number}, {played}, handed the game to {them} by Hard's estimate: "
-        f"{'your' if turning.mover == you else whose} chance of winning fell from {chance(turning.before)} to "
-        f"{chance(turning.after)}. "
+        f"{'your' if turning.mover == you else whose} chance of winning fell from {chance(before)} to "
+        f"{chance(after)}. "
         f"Hard would have played {better}."
     )

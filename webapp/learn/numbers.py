@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from datetime import date
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from webapp.engine.boards import BY_KEY, Board
 from webapp.engine.rules import Position, canonical_board, geometry
@@ -188,7 +189,7 @@ def census(board: Board, last_ply: int | None = None) -> list[dict]:
     rows = []
     last = cells if last_ply is None else last_ply
     for ply in range(last + 1):
-        row = {"ply": ply, "classes": len(layer), "positions": 0, "nodes": 0}
+        row: dict[str, Any] = {"ply": ply, "classes": len(layer), "positions": 0, "nodes": 0}
         row.update({end: {"classes": 0, "positions": 0, "games": 0} for end in ENDINGS})
         following: dict[int, list] = {}
         for key, (orders, members, end) in layer.items():
@@ -216,6 +217,7 @@ def census(board: Board, last_ply: int | None = None) -> list[dict]:
                     entry[0] += orders
                     continue
                 mine = nx if x_moves else no
+                ended: str | None
                 if any(line & mine == line for line in through[bit.bit_length() - 1]):
                     ended = "won_x" if x_moves else "won_o"
                 else:

@@ -438,19 +438,20 @@ class BoardCell:
 def board_cells(pos: Position, last: int | None, next_move: GradedMove | None = None) -> tuple[BoardCell, ...]:
     """The squares of ``pos``; with ``next_move``, where it went and, if it fell short, the better squares."""
     n = pos.geometry.n
-    show_better = next_move is not None and next_move.grade != "best"
+    better_cells = next_move.best_cells if next_move is not None and next_move.grade != "best" else ()
+    estimate = next_move is not None and next_move.is_estimate
     cells = []
     for index, mark in enumerate(pos.board):
         mark = "" if mark == "." else mark
         played = next_move.grade if next_move is not None and next_move.cell == index else ""
-        better = show_better and index in next_move.best_cells
+        better = index in better_cells
         words = [cell_name(index, n), mark or "empty"]
         if index == last:
             words.append("the last move")
         if played:
-            words.append(f"played next, {GRADE_WORDS[played]}{', by estimate' if next_move.is_estimate else ''}")
+            words.append(f"played next, {GRADE_WORDS[played]}{', by estimate' if estimate else ''}")
         if better:
-            words.append("Hard's choice" if next_move.is_estimate else "a better move")
+            words.append("Hard's choice" if estimate else "a better move")
         cells.append(BoardCell(index, mark, ", ".join(words), index == last, index in pos.winning_line, played, better))
     return tuple(cells)
 

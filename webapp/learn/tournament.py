@@ -254,7 +254,7 @@ def _in_order(rows) -> tuple[Measured, ...]:
     [('Easy', 'X'), ('Easy', 'O'), ('MCTS', 'X')]
     """
     rows = list(rows)
-    first = {}
+    first: dict[str, int] = {}
     for row in rows:
         first.setdefault(row.opponent, len(first))
     return tuple(sorted(rows, key=lambda row: (first[row.opponent], row.hard_as != "X")))

@@ -69,7 +69,7 @@ class Value:
 
     @property
     def detail(self) -> str:
-        if not self.is_proved:
+        if not self.is_proved or self.moves_left is None:
             return "not proved"
         if self.moves_left == 0:
             return "board full" if self.winner is None else ""
@@ -286,7 +286,7 @@ def follow(pos: Position, path: tuple[int, ...]) -> Position:
 def _search(board: str) -> tuple[int, frozenset]:
     # No transposition table: with one, a position reached by two paths is searched once,
     # and the visited paths would no longer say which nodes the search had to look at.
-    counter, visited = Counter(), set()
+    counter, visited = Counter(), set[tuple[int, ...]]()
     alphabeta(GAME, position(board), ordered=True, counter=counter, visited=visited)
     return counter.nodes, frozenset(visited)
 

@@ -16,6 +16,7 @@ import math
 import re
 import secrets
 import time
+from typing import cast
 
 from flask import (
     Blueprint,
@@ -30,6 +31,7 @@ from flask import (
     url_for,
 )
 from itsdangerous import BadSignature
+from werkzeug.wrappers import Response as BaseResponse
 
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError
 from webapp.friend_game import SEATS, FriendGame
@@ -40,6 +42,7 @@ from webapp.web.friend_present import NO_UNDO, WATCHING, FriendView, friend_view
 from webapp.web.friend_store import StoreDown, StoreFull
 from webapp.web.headers import vary_on
 from webapp.web.rendering import is_htmx, page_or_fragment
+from webapp.web.state import GameSessionInterface
 
 bp = Blueprint("friend", __name__, url_prefix="/friend")
 
@@ -79,7 +82,8 @@ def checked_code(code: str) -> str:
 
 
 def seat_signer():
-    return current_app.session_interface.get_signing_serializer(current_app, SEAT_SALT)
+    interface = cast(GameSessionInterface, current_app.session_interface)  # create_app sets it
+    return interface.get_signing_serializer(current_app, SEAT_SALT)
 
 
 def seat_of(code: str) -> str | None:
@@ -151,7 +155,9 @@ def start(board: str | None):
         board = check_board(board or "3x3")
     except SettingError as error:
         abort(400, description=str(error))
-    client = friend_store.client_key(current_app.secret_key, request.remote_addr or "unknown")
+    secret = current_app.secret_key
+    assert isinstance(secret, str), "settings.require_secret_key starts no app without a key"
+    client = friend_store.client_key(secret, request.remote_addr or "unknown")
     try:
         wait = store().creation_wait(client, current_app.config["FRIEND_CREATIONS_PER_MINUTE"])
         if wait:
@@ -175,6 +181,7 @@ def start(board: str | None):
 def go_to(code: str):
     """A redirect to the game's page: htmx is told to load it whole (its head has the live stream's script)."""
     address = url_for("friend.game_page", code=code)
+    response: BaseResponse
     if is_htmx():
         response = make_response("", 204)
         response.headers["HX-Redirect"] = address

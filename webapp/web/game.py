@@ -178,6 +178,7 @@ def act(action, says=None):
         table.check_drawn_from(drawn_from())
         changed = action(table)
     except ConfirmationNeeded as question:
+        assert request.endpoint is not None, "a view runs under its endpoint"
         confirm = Confirmation.of(question, request.endpoint, request.form, table)
         return respond(table, previous=table, confirm=confirm)
     except StaleBoardError:

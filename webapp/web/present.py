@@ -119,7 +119,7 @@ def status_of(pos: Position) -> str:
     """The game's state as the page and the API name it: playing, x-won, o-won or draw."""
     if not pos.is_over():
         return "playing"
-    return "draw" if pos.is_draw() else f"{pos.winner.lower()}-won"
+    return "draw" if pos.winner is None else f"{pos.winner.lower()}-won"
 
 
 def game_view(table: Table, *, hint: bool = False) -> GameView:
@@ -401,7 +401,9 @@ def headline(table: Table) -> str:
         return f"{winner} wins!" if winner else f"{pos.to_move} to move."
     # The levels are on the settings line; naming them here made the line wrap on a phone.
     if winner:
-        return f"{winner} ({level_names(s.board)[s.level(winner)]}) wins."
+        level = s.level(winner)
+        assert level is not None, "the computer plays both sides"
+        return f"{winner} ({level_names(s.board)[level]}) wins."
     paused = "Paused. " if table.paused else ""
     if table.moves:
         return f"{paused}{other(pos.to_move)} took {where(table.moves[-1], pos.geometry.n)}; {pos.to_move} to move."

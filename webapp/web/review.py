@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, request, url_for
 
@@ -167,7 +168,7 @@ def show_game(graded: bool):
 
 def piece_start(args, total: int) -> tuple[int, int | None]:
     """The ``start`` (moves already graded) and ``turning`` (the move the review points to so far) of a piece."""
-    found = []
+    found: list[int | None] = []
     for name, most in (("start", total - 1), ("turning", total)):
         text = args.get(name)
         if text is None and name == "turning":
@@ -176,7 +177,9 @@ def piece_start(args, total: int) -> tuple[int, int | None]:
         if not (text and text.isascii() and text.isdigit() and len(text) <= 3 and 0 <= int(text) <= most):
             raise LinkError(f"The review's {name} must be a move number from 0 to {most}.")
         found.append(int(text))
-    return found[0], found[1] or None
+    start, turning = found
+    assert start is not None, "the start is never left out"
+    return start, turning or None
 
 
 @bp.get("/review/grades")
@@ -187,7 +190,8 @@ def grades():
     Nothing is kept between pieces: each says where the next begins and which move the review points to so far."""
     if not is_htmx():
         # The pieces are for the page's script; a person who follows the address gets the review itself.
-        return redirect(url_for("review.review_page", **request.args.to_dict()), 303)
+        args: dict[str, Any] = request.args.to_dict()
+        return redirect(url_for("review.review_page", **args), 303)
     try:
         board, moves, _ = read_link()
         if board.is_solved() or not moves:

@@ -16,11 +16,11 @@ class ConfigError(SystemExit):
     """A setting the app cannot start without. Uncaught, it prints its one-line message and exits."""
 
 
-def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
+def from_environment(environ: Mapping[str, str] = os.environ) -> dict[str, str | int]:
     """The settings found in the environment: SECRET_KEY, PORT, SITE_URL, PROXY_COUNT, and the friend games' store
     (REDIS_URL, else the SQLite file FRIEND_DATABASE) and limits (FRIEND_EXPIRY_SECONDS, FRIEND_GAMES_MOST,
     FRIEND_CREATIONS_PER_MINUTE)."""
-    config = {"PROXY_COUNT": proxy_count(environ)}
+    config: dict[str, str | int] = {"PROXY_COUNT": proxy_count(environ)}
     if environ.get("REDIS_URL"):
         config["REDIS_URL"] = environ["REDIS_URL"].strip()
     if environ.get("FRIEND_DATABASE"):
