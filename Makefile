@@ -69,6 +69,7 @@ mutate: $(VENV)/.installed-mutate
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: $(VENV)/.installed-test
 	$(BIN)/ruff format .
@@ -165,4 +166,4 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 clean:
-	rm -rf $(VENV) .lighthouse instance artifacts mutants .pytest_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) .lighthouse instance artifacts mutants .pytest_cache .ruff_cache .mypy_cache .hypothesis *.egg-info
