@@ -9,8 +9,10 @@ from servers import Gunicorn, server_environment
 
 from webapp import create_app
 
-# Few examples in `make test`, so that CI stays quick; `make fuzz` runs the same properties with many more.
+# Few examples in `make test`, so that CI stays quick, fewer in `make check`; `make fuzz` runs the same properties
+# with many more.
 settings.register_profile("ci", max_examples=40, deadline=None)
+settings.register_profile("check", max_examples=10, deadline=None)
 settings.register_profile("fuzz", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
