@@ -18,7 +18,7 @@ from webapp.solver import analyze, candidates
 CELL_UNITS = 100
 # Up to this size a square has room for a move's value in words ("win in 3"); beyond, in a letter.
 WORDY_UP_TO = 4
-# Views and drawings of boards up to 5×5 are remembered (see _grid and rendering.remembered_partial):
+# Views and drawings of boards up to 5×5 are remembered (see board_grid and rendering.remembered_partial):
 # their positions recur from game to game. Bigger boards' positions seldom recur and each drawing is
 # tens of kilobytes, so remembering them would only fill a worker's memory.
 REMEMBERED_UP_TO = 25
@@ -128,8 +128,7 @@ def game_view(table: Table, *, hint: bool = False) -> GameView:
     last = table.moves[-1] if table.moves else None
     previous = table.moves[-2] if len(table.moves) > 1 else None
     board = table.position.board
-    draw = _grid if len(board) <= REMEMBERED_UP_TO else _grid.__wrapped__
-    grid = draw(board, last, previous, table.show_values, hint, table.is_humans_turn())
+    grid = board_grid(board, last, previous, table.show_values, hint, table.is_humans_turn())
     helped = (hint or table.show_values) and not over
     return GameView(
         grid=grid,
@@ -141,8 +140,19 @@ def game_view(table: Table, *, hint: bool = False) -> GameView:
     )
 
 
+def board_grid(
+    board: str, last: int | None, previous: int | None, show_values: bool, hint: bool, can_play: bool
+) -> Grid:
+    """The drawing of ``board`` for partials/board.html: its squares, the last two moves, the values and the hint
+    if asked for, and whether a click plays. Remembered for boards up to REMEMBERED_UP_TO squares."""
+    draw = _remembered_grid if len(board) <= REMEMBERED_UP_TO else _remembered_grid.__wrapped__
+    return draw(board, last, previous, show_values, hint, can_play)
+
+
 @lru_cache(maxsize=1 << 12)
-def _grid(board: str, last: int | None, previous: int | None, show_values: bool, hint: bool, can_play: bool) -> Grid:
+def _remembered_grid(
+    board: str, last: int | None, previous: int | None, show_values: bool, hint: bool, can_play: bool
+) -> Grid:
     # A pure function of a few small values that recur from game to game, so worked out once.
     pos = position(board)
     n = pos.geometry.n
