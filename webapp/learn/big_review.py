@@ -16,7 +16,7 @@ pieces, each within a request's time, and nothing about a game has to be kept be
 >>> graded = graded_moves(race, BY_KEY["7x7"])
 >>> [move.grade for move in graded][-2:], graded[7].best_cells, graded[7].is_estimate
 (['mistake', 'best'], (4,), False)
->>> explain(graded[7], 7)  # doctest: +NORMALIZE_WHITESPACE
+>>> explain_big_move(graded[7], 7)  # doctest: +NORMALIZE_WHITESPACE
 "Move 8, O row 2, column 4, was a mistake: it leaves X's four open, and X makes five next.
  Better: row 1, column 5."
 >>> graded_moves(race, BY_KEY["7x7"], start=7)[0] == graded[7]  # the same, graded alone
@@ -188,12 +188,12 @@ def _chances(move: GradedMove) -> tuple[float, float]:
     return move.before, move.after
 
 
-def explain(move: GradedMove, n: int) -> str:
+def explain_big_move(move: GradedMove, n: int) -> str:
     """What one move of a big board's game did, in a sentence or two.
 
-    >>> explain(GradedMove(9, 48, "X", UNCLEAR, Outlook("win", 1), "mistake", (4,), "missed", 1, 0.6), 7)
+    >>> explain_big_move(GradedMove(9, 48, "X", UNCLEAR, Outlook("win", 1), "mistake", (4,), "missed", 1, 0.6), 7)
     'Move 9, X bottom-right, was a mistake: it gives up a win. Better: row 1, column 5, which wins at once.'
-    >>> explain(GradedMove(12, 20, "O", UNCLEAR, UNCLEAR, "mistake", (24,), "estimate", 0.55, 0.3, True), 7)
+    >>> explain_big_move(GradedMove(12, 20, "O", UNCLEAR, UNCLEAR, "mistake", (24,), "estimate", 0.55, 0.3, True), 7)
     ... # doctest: +NORMALIZE_WHITESPACE
     "Move 12, O row 3, column 7, was a mistake by Hard's estimate: O's chance of winning falls from about 55 %
      to about 30 %, and the lead goes to X. Hard would have played the centre."

@@ -16,7 +16,7 @@ from webapp.solver import GAME, Counter, best_move
 
 
 @dataclass(frozen=True, slots=True)
-class Tally:
+class GameCount:
     """Complete games from a position, by how they end."""
 
     x_wins: int = 0
@@ -27,12 +27,12 @@ class Tally:
     def games(self) -> int:
         return self.x_wins + self.o_wins + self.draws
 
-    def __add__(self, other: Tally) -> Tally:
-        return Tally(self.x_wins + other.x_wins, self.o_wins + other.o_wins, self.draws + other.draws)
+    def __add__(self, other: GameCount) -> GameCount:
+        return GameCount(self.x_wins + other.x_wins, self.o_wins + other.o_wins, self.draws + other.draws)
 
 
 @cache
-def tally(pos: Position) -> Tally:
+def tally(pos: Position) -> GameCount:
     """Every game that can be played on from ``pos`` to its end, counted by result.
 
     The count depends only on the position, not on how play reached it, so it is memoized:
@@ -40,8 +40,8 @@ def tally(pos: Position) -> Tally:
     """
     outcome = pos.outcome()
     if outcome is not None:
-        return Tally(int(outcome.winner == "X"), int(outcome.winner == "O"), int(outcome.is_draw()))
-    return sum((tally(pos.play(m)) for m in pos.legal_moves()), Tally())
+        return GameCount(int(outcome.winner == "X"), int(outcome.winner == "O"), int(outcome.is_draw()))
+    return sum((tally(pos.play(m)) for m in pos.legal_moves()), GameCount())
 
 
 def tree_size(pos: Position) -> int:

@@ -132,7 +132,7 @@ def game_view(table: Table, *, hint: bool = False) -> GameView:
     helped = (hint or table.show_values) and not over
     return GameView(
         grid=grid,
-        headline=headline(table),
+        headline=status_line(table),
         tone=outcome_tone(table),
         hint=hint_text(grid.board) if hint and not over else values_key(grid) if table.show_values and not over else "",
         is_running=table.settings.mode == "cvc" and not table.paused and not over,
@@ -395,7 +395,7 @@ def controls_state(table: Table) -> Controls:
     return Controls(table.settings.mode, table.can_undo(), table.paused, table.position.is_over(), table.show_values)
 
 
-def headline(table: Table) -> str:
+def status_line(table: Table) -> str:
     """The one status line: whose turn it is and what just happened, short enough for two lines on a phone."""
     s, pos = table.settings, table.position
     winner = pos.winner
@@ -453,7 +453,7 @@ def score_view(table: Table) -> ScoreView:
     title = f"Score against {table.score_name}" if table.settings.mode == "hvc" else f"Score, {table.score_name}"
     # Each board keeps its own score: say which, except on the classic board, where it always was.
     if table.settings.board != DEFAULT.key:
-        title += f", {board_name(table.settings.board)}"
+        title += f", {board_size_name(table.settings.board)}"
     return ScoreView(title, items, tally == Tally(), PRACTICE if table.practice else None)
 
 
@@ -491,7 +491,7 @@ def question_words(table: Table, endpoint: str, fields: dict) -> str:
     s = table.settings
     board, mode, human = (fields.get(name, getattr(s, name)) for name in ("board", "mode", "human"))
     if board != s.board:
-        kind = f"a new {board_name(board)} game"
+        kind = f"a new {board_size_name(board)} game"
     elif mode != s.mode:
         kind = f"a new {MODE_NAMES.get(mode, 'game')} game"
     elif human != s.human:
@@ -556,7 +556,7 @@ def _squares(cells: tuple[int, ...], n: int = 3) -> str:
     return f"the {('two', 'three')[len(cells) - 2]} marked {kind}"
 
 
-def board_name(board: str) -> str:
+def board_size_name(board: str) -> str:
     """The name of a catalogue board by its key: "4×4"."""
     return BY_KEY[board].name
 

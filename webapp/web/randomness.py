@@ -64,6 +64,6 @@ def for_request(table) -> random.Random:
     return replayable(want_bytes(key), table.game_id, table.digest, request.path, form)
 
 
-def current() -> random.Random:
+def replies() -> random.Random:
     """The generator for the computer's moves in this request: the game's own (see for_request), else the worker's."""
     return g.get("replies") or current_app.extensions["rng"]

@@ -83,7 +83,7 @@ def line_text(board: str, hint: str | None = None, then: tuple[int, ...] = ()) -
 def link_problem(error: ValueError, status: int = 400):
     """A friendly page for a link that does not hold a game: what is wrong, and the way back."""
     # The way back to a fresh game is the New game form, which carries the digest of the visitor's game.
-    table = state.load().table
+    table = state.load_table().table
     return page_or_fragment(
         "link_problem.html",
         "partials/problem.html",
@@ -112,7 +112,7 @@ def read_link() -> tuple[Board, tuple[int, ...], int | None]:
 
 def reader(moves: tuple[int, ...], final: Position) -> str | None:
     """The side the visitor played, when the link is their own game against the computer on the same board."""
-    table = state.load().table
+    table = state.load_table().table
     own = table.settings.mode == "hvc" and table.moves == moves and table.position.board == final.board
     return table.settings.human if own else None
 
@@ -127,7 +127,7 @@ def show_game(graded: bool):
         board, moves, at = read_link()
     except ValueError as error:
         return link_problem(error)
-    table = state.load().table
+    table = state.load_table().table
     seen = positions(moves, board)
     you = reader(moves, seen[-1])
     game = review(moves, you, board) if graded and board.is_solved() else None
@@ -289,13 +289,13 @@ def play_from_confirm():
             raise GameOverError("That position is the end of the game; choose an earlier move to play from.")
     except ValueError as error:
         return link_problem(error)
-    return confirm_page(state.load().table, board, moves)
+    return confirm_page(state.load_table().table, board, moves)
 
 
 @bp.post("/play-from")
 def play_from():
     """Replace the visitor's game with the position of a link, keeping the score."""
-    loaded = state.load()
+    loaded = state.load_table()
     table = loaded.table
     try:
         board = linked_board(request.form)

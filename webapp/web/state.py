@@ -280,7 +280,7 @@ class Loaded:
     notice_is_error: bool = False
 
 
-def load() -> Loaded:
+def load_table() -> Loaded:
     """The visitor's table and any notice for them (shown once, then forgotten).
 
     A first visit gets a game with an id of its own at once, saved with the page, so that the page's
