@@ -45,7 +45,7 @@ class RedisServer:
                 redis.Redis.from_url(self.url, socket_timeout=1).ping()
                 return
             except (redis.RedisError, OSError):
-                if time.monotonic() > deadline or self.process.poll() is not None:
+                if time.monotonic() > deadline or (self.process is None or self.process.poll() is not None):
                     raise RuntimeError("redis-server did not start") from None
                 time.sleep(0.02)
 

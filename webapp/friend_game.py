@@ -102,7 +102,7 @@ class FriendGame:
             raise ConflictError("The game has begun: the sides swap with each rematch.")
         return replace(self, inviter=check_side(side), last_by=seat)
 
-    def move(self, seat: str, cell: int) -> FriendGame:
+    def move(self, seat: str | None, cell: int) -> FriendGame:
         """The game after ``seat`` plays ``cell``: only in its turn, once the friend has come, and on a free square.
 
         >>> FriendGame("3x3").move("inviter", 0)
@@ -124,7 +124,7 @@ class FriendGame:
             return played
         return replace(played, score=self._scored(position.winner))
 
-    def rematch(self, seat: str) -> FriendGame:
+    def rematch(self, seat: str | None) -> FriendGame:
         """A new round on the same link, once this one is over, with the sides swapped.
 
         >>> done = FriendGame("3x3", moves=(0, 3, 1, 4, 2), has_guest=True, score=(1, 0, 0))
@@ -167,13 +167,14 @@ class FriendGame:
         if found is None:
             raise ValueError("not a friend game's line")
         board, inviter, has_guest, number, score, last_by, moves = found.groups()
+        inviter_wins, guest_wins, draws = (int(n) for n in score.split("."))
         game = cls(
             board=board,
             moves=tuple(int(cell) for cell in moves.split(".")) if moves else (),
             inviter=inviter,
             has_guest=has_guest == "1",
             round=int(number),
-            score=tuple(int(n) for n in score.split(".")),
+            score=(inviter_wins, guest_wins, draws),
             last_by=last_by,
         )
         game.position  # noqa: B018 -- replaying the moves raises if they are not a legal game

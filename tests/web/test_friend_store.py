@@ -15,7 +15,7 @@ from webapp.web.friend_store import ClientFull, RedisStore, SQLiteStore, StoreDo
 DAY = 86_400
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.slow)])
 def make_store(request, tmp_path):
     """``make_store(expiry=..., most=...)``: a store on this test's backend; each call is another process's view
     of the same games (a second gunicorn worker, or another instance)."""

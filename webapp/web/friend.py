@@ -16,6 +16,7 @@ import math
 import re
 import secrets
 import time
+from typing import cast
 
 from flask import (
     Blueprint,
@@ -30,16 +31,18 @@ from flask import (
     url_for,
 )
 from itsdangerous import BadSignature
+from werkzeug.wrappers import Response as BaseResponse
 
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError
 from webapp.friend_game import SEATS, FriendGame
-from webapp.match import ConflictError, SettingError, check_board
+from webapp.match import ConflictError, SettingError, StaleBoardError, check_board
 from webapp.web import costs, friend_store
 from webapp.web.forms import FormError, whole_number
 from webapp.web.friend_present import NO_UNDO, WATCHING, FriendView, friend_view
 from webapp.web.friend_store import ClientFull, StoreDown, StoreFull
 from webapp.web.headers import vary_on
 from webapp.web.rendering import is_htmx, page_or_fragment
+from webapp.web.state import GameSessionInterface
 
 bp = Blueprint("friend", __name__, url_prefix="/friend")
 
@@ -80,7 +83,8 @@ def checked_code(code: str) -> str:
 
 
 def seat_signer():
-    return current_app.session_interface.get_signing_serializer(current_app, SEAT_SALT)
+    interface = cast(GameSessionInterface, current_app.session_interface)  # create_app sets it
+    return interface.get_signing_serializer(current_app, SEAT_SALT)
 
 
 def seat_of(code: str) -> str | None:
@@ -152,8 +156,10 @@ def start(board: str | None):
         board = check_board(board or "3x3")
     except SettingError as error:
         abort(400, description=str(error))
+    secret = current_app.secret_key
+    assert isinstance(secret, str), "settings.require_secret_key starts no app without a key"
     # Counted per client as the search queue counts them: an IPv4 address, or an IPv6 /64.
-    client = friend_store.client_key(current_app.config["SECRET_KEY"], costs.client_key(request.remote_addr))
+    client = friend_store.client_key(secret, costs.client_key(request.remote_addr))
     try:
         wait = store().creation_wait(client, current_app.config["FRIEND_CREATIONS_PER_MINUTE"])
         if wait:
@@ -197,6 +203,7 @@ def too_many(refusal: ClientFull) -> str:
 def go_to(code: str):
     """A redirect to the game's page: htmx is told to load it whole (its head has the live stream's script)."""
     address = url_for("friend.game_page", code=code)
+    response: BaseResponse
     if is_htmx():
         response = make_response("", 204)
         response.headers["HX-Redirect"] = address
@@ -302,10 +309,6 @@ def move(code: str):
         return game.move(seat, cell)
 
     return act(code, play)
-
-
-class StaleBoardError(ConflictError):
-    """A move made on a board its sender never saw: the game has moved on since the page was drawn."""
 
 
 def is_repeat(game: FriendGame, seat: str | None, cell: int, drawn_at: int) -> bool:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from webapp.engine.boards import BY_KEY
 from webapp.friend_game import FriendGame
 from webapp.learn.squares import where
-from webapp.web.present import REMEMBERED_UP_TO, Grid, _grid, board_rule
+from webapp.web.present import Grid, board_grid, board_rule
 
 NO_UNDO = "No take-backs with a friend: a move is played once it is sent. A rematch starts afresh."
 WATCHING = "You are watching: both seats are taken, so you cannot move."
@@ -73,8 +73,7 @@ def friend_view(code: str, game: FriendGame, version: int, seat: str | None, lin
     last = moves[-1] if moves else None
     previous = moves[-2] if len(moves) > 1 else None
     can_play = seat is not None and game.has_guest and not pos.is_over() and game.side_of(seat) == pos.to_move
-    draw = _grid if len(pos.board) <= REMEMBERED_UP_TO else _grid.__wrapped__
-    grid = draw(pos.board, last, previous, False, False, can_play)
+    grid = board_grid(pos.board, last, previous, False, False, can_play)
     return FriendView(code, game, version, seat, grid, headline(game, seat), tone(game, seat), scores(game, seat), link)
 
 

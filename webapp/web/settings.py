@@ -28,7 +28,7 @@ def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
         config["FRIEND_DATABASE"] = environ["FRIEND_DATABASE"].strip()
     for name, most in FRIEND_LIMITS.items():
         if environ.get(name):
-            config[name] = whole_number(environ, name, most)
+            config[name] = whole_number_setting(environ, name, most)
     if environ.get("SECRET_KEY"):
         config["SECRET_KEY"] = environ["SECRET_KEY"]
     if environ.get("SECRET_KEY_FALLBACKS"):
@@ -73,10 +73,10 @@ FRIEND_LIMITS = {
 }
 
 
-def whole_number(environ: Mapping[str, str], name: str, most: int) -> int:
+def whole_number_setting(environ: Mapping[str, str], name: str, most: int) -> int:
     """A setting that is a whole number from 1 to ``most``.
 
-    >>> whole_number({"FRIEND_GAMES_MOST": "500"}, "FRIEND_GAMES_MOST", 1000)
+    >>> whole_number_setting({"FRIEND_GAMES_MOST": "500"}, "FRIEND_GAMES_MOST", 1000)
     500
     """
     text = environ[name].strip()
