@@ -95,11 +95,12 @@ def test_any_game_reads_back_from_its_line(cells, as_o):
         "f1|3x3|X|1|1|0.0|inviter|",
         "f1|3x3|X|1|1|0.0.0|watcher|",
         "f2|3x3|X|1|1|0.0.0|inviter|",  # an f2 line without its ending's fields
-        "f1|3x3|X|1|1|0.0.0|inviter||||-1|",  # an f1 line with them
-        "f2|3x3|X|1|1|0.0.0|inviter||gave up||-1|",
-        "f2|3x3|X|1|1|0.0.0|inviter|||watcher|-1|",
-        "f2|3x3|X|1|1|0.0.0|inviter||||-2|",
-        "f2|3x3|X|1|1|0.0.0|inviter||||-1|inviter.short",
+        "f1|3x3|X|1|1|0.0.0|inviter||||-1||0.0",  # an f1 line with them
+        "f2|3x3|X|1|1|0.0.0|inviter||gave up||-1||0.0",
+        "f2|3x3|X|1|1|0.0.0|inviter|||watcher|-1||0.0",
+        "f2|3x3|X|1|1|0.0.0|inviter||||-2||0.0",
+        "f2|3x3|X|1|1|0.0.0|inviter||||-1|inviter.short|0.0",
+        "f2|3x3|X|1|1|0.0.0|inviter||||-1||0",
         "f1|3x3|X|1|1|0.0.0|inviter|0.1.2.3.4.5.6.7",  # play after X has won
     ],
 )
@@ -169,7 +170,8 @@ def test_a_declined_offer_waits_for_a_move_and_a_move_declines_an_offer():
 def test_a_transfer_is_used_once_and_a_newer_one_replaces_it():
     game = seated().with_transfer("guest", NONCE)
     moved, seat = game.transferred(NONCE)
-    assert seat == "guest" and moved.transfer == ""
+    assert seat == "guest" and moved.transfer == "" and (moved.moves_of("guest"), moved.moves_of("inviter")) == (1, 0)
+    assert FriendGame.from_line(moved.to_line()) == moved
     with pytest.raises(TransferError):
         moved.transferred(NONCE)  # replayed
     newer = game.with_transfer("inviter", "m" * 22)

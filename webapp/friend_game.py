@@ -68,6 +68,7 @@ class FriendGame:
     draw_offer: str = ""
     offered_at: int = -1
     transfer: str = ""
+    moved: tuple[int, int] = (0, 0)
 
     def __post_init__(self) -> None:
         check_board(self.board)
@@ -79,6 +80,12 @@ class FriendGame:
         seat, _, nonce = self.transfer.partition(".")
         if self.transfer and not (seat in SEATS and NONCE.fullmatch(nonce)):
             raise ValueError("not a friend game")
+        if not all(0 <= n <= MOST for n in self.moved):
+            raise ValueError("not a friend game")
+
+    def moves_of(self, seat: str) -> int:
+        """How many times ``seat`` has moved to another browser: a browser holding an older count only watches."""
+        return self.moved[SEATS.index(seat)]
 
     @cached_property
     def position(self) -> Position:
@@ -225,17 +232,20 @@ class FriendGame:
         return replace(self, transfer=f"{seat}.{nonce}", last_by=seat)
 
     def transferred(self, nonce: str) -> tuple[FriendGame, str]:
-        """The game with the open transfer used up, and the seat it moves; a TransferError for any other nonce.
+        """The game with the open transfer used up and the seat's move counted, and the seat it moves; a
+        TransferError for any other nonce.
 
         >>> nonce = "A" * 22
         >>> game, seat = FriendGame("3x3").with_transfer("inviter", nonce).transferred(nonce)
-        >>> seat, game.transfer
-        ('inviter', '')
+        >>> seat, game.transfer, game.moved
+        ('inviter', '', (1, 0))
         """
         seat, _, open_nonce = self.transfer.partition(".")
         if not open_nonce or not secrets.compare_digest(open_nonce, nonce):
             raise TransferError("This link to move a seat has been used already, or replaced by a newer one.")
-        return replace(self, transfer=""), seat
+        inviter, guest = self.moved
+        moved = (min(MOST, inviter + 1), guest) if seat == "inviter" else (inviter, min(MOST, guest + 1))
+        return replace(self, transfer="", moved=moved), seat
 
     def rematch(self, seat: str | None) -> FriendGame:
         """A new round on the same link, once this one is over, with the sides swapped.
@@ -272,11 +282,11 @@ class FriendGame:
         """The game as the store keeps it: one line of text, nothing but the choices and the moves.
 
         >>> FriendGame("7x7", moves=(24, 25), has_guest=True).to_line()
-        'f2|7x7|X|1|1|0.0.0|inviter|24.25|||-1|'
+        'f2|7x7|X|1|1|0.0.0|inviter|24.25|||-1||0.0'
         """
         fields = [VERSION, self.board, self.inviter, str(int(self.has_guest)), str(self.round)]
         fields += [".".join(map(str, self.score)), self.last_by, ".".join(map(str, self.moves))]
-        fields += [self.ending, self.draw_offer, str(self.offered_at), self.transfer]
+        fields += [self.ending, self.draw_offer, str(self.offered_at), self.transfer, ".".join(map(str, self.moved))]
         return "|".join(fields)
 
     @classmethod
@@ -290,21 +300,24 @@ class FriendGame:
         found = LINE.fullmatch(line)
         if found is None or (found[1] == VERSION) != (found[9] is not None):
             raise ValueError("not a friend game's line")
-        _, board, inviter, has_guest, number, score, last_by, moves, ending, offer, offered_at, transfer = (
-            found.groups()
+        board, inviter, has_guest, number, score, last_by, moves, ending, offer, offered_at, transfer, moved = (
+            found.groups()[1:]
         )
+        wins, losses, draws = (int(n) for n in score.split("."))
+        by_inviter, by_guest = (int(n) for n in moved.split(".")) if moved else (0, 0)
         game = cls(
             board=board,
             moves=tuple(int(cell) for cell in moves.split(".")) if moves else (),
             inviter=inviter,
             has_guest=has_guest == "1",
             round=int(number),
-            score=tuple(int(n) for n in score.split(".")),
+            score=(wins, losses, draws),
             last_by=last_by,
             ending=ending or "",
             draw_offer=offer or "",
             offered_at=int(offered_at or -1),
             transfer=transfer or "",
+            moved=(by_inviter, by_guest),
         )
         game.position  # noqa: B018 -- replaying the moves raises if they are not a legal game
         return game
@@ -316,7 +329,8 @@ _COUNT = r"(?:0|[1-9][0-9]{0,8})"
 LINE = re.compile(
     rf"(f[12])\|([0-9x]{{3,5}})\|([XO])\|([01])\|([1-9][0-9]{{0,8}})\|({_COUNT}\.{_COUNT}\.{_COUNT})"
     rf"\|(inviter|guest)\|((?:[0-9]{{1,3}}\.){{0,224}}[0-9]{{1,3}}|)"
-    rf"(?:\|({'|'.join(ENDINGS[1:])}|)\|(inviter|guest|)\|(-1|[0-9]{{1,3}})\|((?:inviter|guest)\.[A-Za-z0-9_-]{{22}}|))?"
+    rf"(?:\|({'|'.join(ENDINGS[1:])}|)\|(inviter|guest|)\|(-1|[0-9]{{1,3}})\|((?:inviter|guest)\.[A-Za-z0-9_-]{{22}}|)"
+    rf"\|({_COUNT}\.{_COUNT}))?"
 )
 
 
