@@ -63,7 +63,10 @@ GONE = (
     "There is no game at this link. A game with a friend ends after a day without a move, "
     "so this one may have expired; or the link is not complete."
 )
-DOWN = "Games with a friend are not available just now: their store does not answer. The rest of the game works."
+DOWN = (
+    "Games with a friend are not available just now: their store does not answer. "
+    "Please try again in a few minutes; meanwhile you can play the computer."
+)
 FULL = "There are as many games with a friend as the server can hold just now. Please try again later."
 REFUSALS = (FormError, SettingError, ConflictError, InvalidMoveError, IllegalMoveError)
 
@@ -203,9 +206,15 @@ def go_to(code: str):
     return response
 
 
+def site() -> str:
+    """The site's address as links to it begin: SITE_URL if configured, else the host this request was sent to,
+    as the proxies trusted under PROXY_COUNT report it (ProxyFix)."""
+    return current_app.config.get("SITE_URL") or request.host_url.removesuffix("/")
+
+
 def link_to(code: str) -> str:
-    """The address to send the friend: on the configured SITE_URL, else the path, which app.js completes."""
-    return current_app.config.get("SITE_URL", "") + url_for("friend.game_page", code=code)
+    """The whole address to send the friend, which works without JavaScript too."""
+    return site() + url_for("friend.game_page", code=code)
 
 
 def view_of(code: str, game: FriendGame, version: int, seat: str | None) -> FriendView:
