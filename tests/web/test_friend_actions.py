@@ -192,7 +192,7 @@ def test_play_the_computer_instead_starts_a_game_against_the_computer_on_that_bo
 
 def transfer_link(client, address) -> str:
     page = client.post(f"{address}/transfer")
-    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
+    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store" and page.mimetype == "text/html"
     assert 'aria-label="QR code of the one-time link"' in page.text
     return re.search(r'id="seat-link"[^>]*value="http://localhost([^"]+)"', page.text).group(1)
 

@@ -16,7 +16,7 @@ import secrets
 from dataclasses import replace
 
 import segno
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from itsdangerous import BadSignature, SignatureExpired
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -117,7 +117,7 @@ def transfer(code: str) -> Response:
     seat = seat_of(code, game)
     token = transfer_signer().dumps(f"{code}:{nonce}")
     link = friend.site() + url_for("friend_actions.take_seat", code=code, token=token)
-    response = Response(
+    response = make_response(
         render_template(
             "friend_transfer.html",
             code=code,
@@ -153,7 +153,7 @@ def take_seat(code: str, token: str) -> Response:
     game, _ = loaded(code)
     if not game.transfer:
         abort(410, description=USED)
-    response = Response(render_template("friend_take_seat.html", code=code, token=token))
+    response = make_response(render_template("friend_take_seat.html", code=code, token=token))
     response.headers["Cache-Control"] = "no-store"
     return response
 
