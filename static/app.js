@@ -861,9 +861,14 @@
   // never shows "Play a friend" over another mode's level pickers.
   document.addEventListener("htmx:afterRequest", function (event) {
     var select = event.detail && event.detail.elt;
-    if (!select || select.id !== "mode" || !event.detail.xhr || event.detail.xhr.status < 400) return;
+    if (!select || select.id !== "mode" || !event.detail.xhr) return;
+    if (event.detail.xhr.status < 400) {
+      select.played = select.value;
+      return;
+    }
+    var played = select.played;
     Array.prototype.forEach.call(select.options, function (option) {
-      option.selected = option.defaultSelected;
+      option.selected = played ? option.value === played : option.defaultSelected;
     });
   });
 
