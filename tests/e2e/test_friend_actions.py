@@ -45,7 +45,7 @@ def invite(page: Page, server: str, board: str | None = None) -> str:
         page.get_by_role("combobox", name="Board", exact=True).select_option(label=board)
         expect(page.locator("#board")).to_have_attribute("data-board", re.compile(r"^\.{16,225}$"))
     button = page.get_by_role("button", name="Play a friend", exact=True)
-    expect(button).to_be_in_viewport()  # the first screen, without scrolling or opening anything
+    expect(button).to_be_in_viewport(ratio=1)  # the first screen, without scrolling or opening anything
     button.click()
     expect(status(page)).to_have_text(re.compile(r"^Waiting for your friend to open the link"))
     link = page.get_by_role("textbox", name="Link for your friend")
@@ -96,11 +96,12 @@ def test_play_a_friend_is_on_the_first_screen_and_its_qr_code_reads_back_to_the_
     shoot(wide, "friend-waiting-qr-desktop")
 
 
-@pytest.mark.parametrize("board", ["4×4", "15×15"])
-def test_play_a_friend_starts_on_the_board_chosen(open_page, friends_server, board):
-    page = open_page(**DESKTOP)
+@pytest.mark.parametrize("options", [PHONE, DESKTOP], ids=["320px", "1280px"])
+@pytest.mark.parametrize(("board", "squares"), [("4×4", 16), ("5×5", 25), ("7×7", 49), ("15×15", 225)])
+def test_play_a_friend_is_on_the_first_screen_of_every_board(open_page, friends_server, board, squares, options):
+    page = open_page(**options)
     invite(page, friends_server, board=board)
-    expect(page.locator("#board")).to_have_attribute("data-board", "." * (16 if board == "4×4" else 225))
+    expect(page.locator("#board")).to_have_attribute("data-board", "." * squares)
 
 
 def test_draw_offers_and_a_resignation_between_two_friends_and_a_watcher(open_page, friends_server, axe, shoot):
@@ -127,6 +128,9 @@ def test_draw_offers_and_a_resignation_between_two_friends_and_a_watcher(open_pa
     play(friend, 0)
     # Offered again after a move, and accepted: a draw in the result, the score and on every screen.
     inviter.get_by_role("button", name="Offer a draw").click()
+    expect(friend.get_by_role("button", name="Accept the draw")).to_be_visible()
+    axe(friend, "a draw offered to you, 320 px")
+    axe(inviter, "a draw you offered, 1280 px")
     friend.get_by_role("button", name="Accept the draw").click()
     expect(status(friend)).to_have_text("It's a draw: you agreed to it.")
     expect(status(inviter)).to_have_text("It's a draw: you agreed to it.")
@@ -150,6 +154,7 @@ def test_draw_offers_and_a_resignation_between_two_friends_and_a_watcher(open_pa
     expect(status(watcher)).to_have_text("X resigned: O wins.")
     expect(inviter.locator(".friend-score")).to_contain_text(re.compile(r"You\s*1.*Your friend\s*0.*Draws\s*1", re.S))
     axe(inviter, "a resignation won, 1280 px")
+    axe(friend, "a resignation lost, 320 px")
     shoot(inviter, "friend-resigned-desktop")
     shoot(watcher, "friend-resigned-watched-phone-light")
 
@@ -171,6 +176,10 @@ def test_a_seat_moves_to_a_third_browser_and_the_first_one_watches(open_page, fr
     expect(status(phone)).to_have_text("You have joined. Your friend's turn: you play O.")
     friend.get_by_role("link", name="Back to the game").click()
     expect(friend.get_by_text("You are watching: both seats are taken")).to_be_visible()
+    inviter.get_by_role("button", name="Resign").click()
+    expect(inviter.get_by_role("button", name="Yes, resign")).to_be_visible()
+    axe(inviter, "resign's question, 1280 px")
+    inviter.get_by_role("link", name="Keep playing").click()
     play(inviter, 4)
     expect(status(phone)).to_have_text("Your friend played the centre. Your turn: you play O.")
     play(phone, 0)
@@ -179,7 +188,8 @@ def test_a_seat_moves_to_a_third_browser_and_the_first_one_watches(open_page, fr
     stranger = open_page(**DESKTOP)
     stranger.goto(seat_link)
     expect(stranger.get_by_text("has been used already")).to_be_visible()
-    shoot(phone, "friend-seat-moved-phone-dark")
+    axe(phone, "a seat moved here, 320 px")
+    axe(friend, "the browser a seat left, watching, 1280 px")
 
 
 def test_a_refused_friend_game_leaves_the_mode_panel_on_the_mode_played(open_page, stingy_server):

@@ -234,3 +234,13 @@ def test_a_watcher_cannot_make_a_transfer(app, pair):
     _, _, address = pair
     response = app.test_client().post(f"{address}/transfer")
     assert response.status_code == 409 and "only a player can move their seat" in response.text
+
+
+def test_play_the_computer_instead_goes_back_to_a_game_against_the_computer_under_way_there(app):
+    client = app.test_client()
+    digest = re.search(r'data-game="([^"]+)"', client.get("/").text).group(1)
+    client.post("/move", data={"cell": 4, "game": digest})
+    before = board_of(client.get("/"))
+    assert before.count("X") == 1
+    client.post("/friend/computer", data={"board": "3x3"})
+    assert board_of(client.get("/")) == before

@@ -76,8 +76,9 @@ def computer() -> Response:
     except SettingError as error:
         abort(400, description=str(error))
     table = state.load().table
-    fresh = table.new_game(replace(table.settings, board=board, mode="hvc"), randomness.for_request(table))
-    state.save(fresh)
+    s = table.settings
+    if not (s.mode == "hvc" and s.board == board and table.is_in_progress()):  # else that game goes on
+        state.save(table.new_game(replace(s, board=board, mode="hvc"), randomness.for_request(table)))
     response = redirect(url_for("game.index"), 303)
     vary_on(response, "HX-Request")
     return response
