@@ -166,6 +166,8 @@ def test_the_link_and_its_qr_code_stay_all_game_for_players_and_watchers(app, pa
     qr = inviter.get(f"{address}/qr.svg")
     assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and qr.text.startswith("<svg")
     assert app.test_client().get("/friend/" + "A" * 22 + "/qr.svg").status_code == 404
+    long_host = {"X-Forwarded-Host": "a" * 500 + ".example.org"}
+    assert inviter.get(f"{address}/qr.svg", headers=long_host).status_code == 400
 
 
 def test_the_friend_pages_words(app, pair):

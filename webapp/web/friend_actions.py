@@ -39,6 +39,8 @@ DRAW_ANSWERS = {
     "accept": FriendGame.accept_draw,
     "decline": FriendGame.decline_draw,
 }
+# The longest link drawn as a QR code: a transfer's on a long host name is about 200 characters (3-11 ms of CPU).
+QR_MOST = 400
 USED = (
     "This link to move a seat has been used already, has expired, or was replaced by a newer one. "
     "Ask the player to make a new one from their game's page."
@@ -85,7 +87,10 @@ def computer() -> Response:
 
 
 def qr_svg(text: str) -> str:
-    """``text`` as a QR code in SVG, dark on a light square so that it reads in a dark page too."""
+    """``text`` as a QR code in SVG, dark on a light square so that it reads in a dark page too; 400 for a text
+    longer than QR_MOST (a link on a host name sent that long), which would cost a QR code's CPU for nothing."""
+    if len(text) > QR_MOST:
+        abort(400, description="This address is too long for a QR code: copy the link instead.")
     out = io.BytesIO()
     code = segno.make(text, error="m", micro=False)
     code.save(out, kind="svg", scale=4, border=4, dark="#000", light="#fff", xmldecl=False, svgclass="qr-code")
