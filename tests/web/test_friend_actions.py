@@ -90,13 +90,18 @@ def test_resign_asks_first_then_counts_as_the_friend_s_win(pair):
     assert status_of(inviter.get(address)) == "Your friend resigned: you win!"
     assert re.search(r"<dt>You</dt><dd>1</dd>", inviter.get(address).text)
     assert "Rematch as O" in inviter.get(address).text
+    assert 'class="board n-3 is-over" data-board="....X...." data-status="x-won"' in inviter.get(address).text
     assert move(inviter, address, 0).status_code == 409
 
 
 def test_resign_without_javascript_is_a_page_that_asks_then_a_redirect(pair):
     inviter, _, address = pair
+    move(inviter, address, 4)  # the friend's turn: the page would reload itself, but not while it asks
     asked = inviter.post(f"{address}/resign")
     assert asked.status_code == 200 and "<html" in asked.text and "Yes, resign" in asked.text
+    assert 'http-equiv="refresh"' not in asked.text
+    refused = inviter.post(f"{address}/move", data={"cell": 0, "round": 1})
+    assert f'content="3; url={address}"' in refused.text  # a refusal's page reloads to the game, not the form
     assert inviter.post(f"{address}/resign", data={"confirm": "1"}).status_code == 303
     assert status_of(inviter.get(address)) == "You resigned: your friend wins."
 

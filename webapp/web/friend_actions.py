@@ -55,7 +55,9 @@ def resign(code: str) -> Response:
     code = checked_code(code)
     game, version = loaded(code)
     view = view_of(code, game, version, seat_of(code, game))
-    response = page_or_fragment("friend.html", "partials/friend_update.html", 200, **context(view), asking="resign")
+    # No reloading itself without JavaScript while it asks: the question would go before it is answered.
+    drawn = context(view) | {"refresh": None, "asking": "resign"}
+    response = page_or_fragment("friend.html", "partials/friend_update.html", 200, **drawn)
     vary_on(response, "Cookie")
     return response
 

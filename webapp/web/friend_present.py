@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from webapp.engine.boards import BY_KEY
 from webapp.friend_game import AGREED, FriendGame, other_seat
@@ -88,7 +88,9 @@ class FriendView:
     def refreshes(self) -> bool:
         """Whether the page, without JavaScript, reloads itself: always, but while this seat has a move to make (a
         finished game too, so that the friend's Rematch shows)."""
-        return self.seat is None or not self.game.has_guest or self.game.is_over or self.game.to_move != self.side
+        game = self.game
+        waits = self.has_offered_draw  # for the friend's answer
+        return self.seat is None or not game.has_guest or game.is_over or game.to_move != self.side or waits
 
     @property
     def rule(self) -> str:
@@ -108,6 +110,10 @@ def friend_view(code: str, game: FriendGame, version: int, seat: str | None, lin
     can_play = seat is not None and game.has_guest and not game.is_over and game.side_of(seat) == pos.to_move
     draw = _grid if len(pos.board) <= REMEMBERED_UP_TO else _grid.__wrapped__
     grid = draw(pos.board, last, previous, False, False, can_play)
+    if game.is_over and not pos.is_over():
+        # Resigned or drawn by agreement: the board is over too, for its looks and for app.js.
+        status = "draw" if game.winner is None else f"{game.winner.lower()}-won"
+        grid = replace(grid, status=status, is_over=True)
     return FriendView(code, game, version, seat, grid, headline(game, seat), tone(game, seat), scores(game, seat), link)
 
 
