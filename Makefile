@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run check test screenshots fuzz memory soak costs busy heads friends mutate lint format bench stats tournament strength tune load scale scale-up capacity lighthouse chromium haproxy redis book clean
+.PHONY: run check test screenshots fuzz memory soak costs busy heads friends mutate lint format bench stats tournament strength tune load scale scale-up capacity lighthouse chromium haproxy redis zbar book clean
 
 run: $(VENV)/.installed
 	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
@@ -17,11 +17,11 @@ check: $(VENV)/.installed-test lint
 
 # One pytest worker per core; --dist loadfile keeps each module on one worker, so a module's servers
 # (the production tests' gunicorn, the browser's live server) start once per worker, not once per test.
-test: $(VENV)/.installed-test chromium haproxy redis lint
+test: $(VENV)/.installed-test chromium haproxy redis zbar lint
 	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # The browser tests again, saving a screenshot of each main state to artifacts/screenshots/ to look at.
-screenshots: $(VENV)/.installed-test chromium
+screenshots: $(VENV)/.installed-test chromium zbar
 	SCREENSHOTS=1 $(BIN)/python -m pytest -n auto --dist loadfile tests/e2e
 
 # The property-based fuzz tests with many more examples than `make test` gives them.
@@ -146,6 +146,10 @@ haproxy:
 
 redis:
 	@scripts/ensure-redis
+
+# The browser tests read the friend game's QR code back with it.
+zbar:
+	@scripts/ensure-zbar
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -20,6 +20,7 @@ def create_app(test_config=None):
         errors,
         forms,
         friend,
+        friend_actions,
         friend_store,
         game,
         learn,
@@ -67,6 +68,6 @@ def create_app(test_config=None):
     friend_store.init_app(app)
     rendering.init_app(app)
     compression.init_app(app)
-    for area in (game, friend, learn, review, api):
+    for area in (game, friend, friend_actions, learn, review, api):
         app.register_blueprint(area.bp)
     return app

@@ -76,7 +76,7 @@ def test_the_link_is_a_128_bit_code_and_the_page_offers_it_to_copy(app):
     code = address.rsplit("/", 1)[1]
     assert len(code) == 22  # 16 random bytes, base64url
     page = inviter.get(address)
-    assert "Link for your friend" in page.text and f'value="{address}"' in page.text
+    assert "Link for your friend" in page.text and f'value="http://localhost{address}"' in page.text
     assert status_of(page) == "Waiting for your friend to open the link. You play X."
     assert start(inviter) != address
 

@@ -66,7 +66,10 @@ GONE = (
     "There is no game at this link. A game with a friend ends after a day without a move, "
     "so this one may have expired; or the link is not complete."
 )
-DOWN = "Games with a friend are not available just now: their store does not answer. The rest of the game works."
+DOWN = (
+    "Games with a friend are not available just now: their store does not answer. "
+    "Please try again in a few minutes; meanwhile you can play the computer."
+)
 OUT_OF_DATE = "This page is out of date. Reload it and try again."
 FULL = "There are as many games with a friend as the server can hold just now."
 REFUSALS = (FormError, SettingError, ConflictError, InvalidMoveError, IllegalMoveError)
@@ -87,9 +90,10 @@ def seat_signer():
     return interface.get_signing_serializer(current_app, SEAT_SALT)
 
 
-def seat_of(code: str) -> str | None:
-    """The seat this browser holds at game ``code``; None without a seat cookie. A cookie that is not ours (forged,
-    signed with another key, for another game) is answered 404, as a link that leads nowhere."""
+def cookie_seat(code: str) -> tuple[str, int] | None:
+    """The seat this browser's cookie names at game ``code``, and the seat's moves when it was given; None without a
+    seat cookie. A cookie that is not ours (forged, signed with another key, for another game) is answered 404, as a
+    link that leads nowhere."""
     text = request.cookies.get(SEAT_COOKIE)
     if text is None:
         return None
@@ -98,17 +102,35 @@ def seat_of(code: str) -> str | None:
         value = seat_signer().loads(text, max_age=lifetime)
     except (BadSignature, ValueError, RecursionError):
         abort(404, description=GONE)
-    seat_code, _, seat = value.partition(":") if isinstance(value, str) else ("", "", "")
-    if seat_code != code or seat not in SEATS:
+    # "code:seat" as first given, "code:seat:moves" once the seat has moved.
+    parts = value.split(":") if isinstance(value, str) else []
+    if not (2 <= len(parts) <= 3 and parts[0] == code and parts[1] in SEATS):
         abort(404, description=GONE)
-    return seat
+    moved = parts[2] if len(parts) == 3 else "0"
+    if not (moved.isdigit() and len(moved) < 10):
+        abort(404, description=GONE)
+    return parts[1], int(moved)
 
 
-def give_seat(response, code: str, seat: str):
+def seat_of(code: str, game: FriendGame) -> str | None:
+    """The seat this browser holds at ``game``: None without a seat cookie, or once the seat has moved to another
+    browser (friend_actions), which leaves this one watching."""
+    return seat_in(game, cookie_seat(code))
+
+
+def seat_in(game: FriendGame, claim: tuple[str, int] | None) -> str | None:
+    """The seat a cookie's ``claim`` (cookie_seat) holds at ``game``: none once the seat has moved on."""
+    if claim is None:
+        return None
+    seat, moved = claim
+    return seat if game.moves_of(seat) == moved else None
+
+
+def give_seat(response, code: str, seat: str, moved: int = 0):
     """Bind ``seat`` of game ``code`` to this browser: a signed cookie sent only with that game's requests."""
     response.set_cookie(
         SEAT_COOKIE,
-        seat_signer().dumps(f"{code}:{seat}"),
+        seat_signer().dumps(f"{code}:{seat}" + (f":{moved}" if moved else "")),
         max_age=int(current_app.permanent_session_lifetime.total_seconds()),
         path=url_for("friend.game_page", code=code),
         secure=bool(current_app.config["SESSION_COOKIE_SECURE"] or request.is_secure),
@@ -213,9 +235,15 @@ def go_to(code: str):
     return response
 
 
+def site() -> str:
+    """The site's address as links to it begin: SITE_URL if configured, else the host this request was sent to,
+    as the proxies trusted under PROXY_COUNT report it (ProxyFix)."""
+    return current_app.config.get("SITE_URL") or request.host_url.removesuffix("/")
+
+
 def link_to(code: str) -> str:
-    """The address to send the friend: on the configured SITE_URL, else the path, which app.js completes."""
-    return current_app.config.get("SITE_URL", "") + url_for("friend.game_page", code=code)
+    """The whole address to send the friend, which works without JavaScript too."""
+    return site() + url_for("friend.game_page", code=code)
 
 
 def view_of(code: str, game: FriendGame, version: int, seat: str | None) -> FriendView:
@@ -251,9 +279,10 @@ def opened_by_a_person() -> bool:
 @bp.get("/<code>")
 def game_page(code: str):
     code = checked_code(code)
-    seat = seat_of(code)
+    has_cookie = cookie_seat(code) is not None
     game, version = loaded(code)
-    if seat is None and not game.has_guest and opened_by_a_person():
+    seat = seat_of(code, game)
+    if not has_cookie and not game.has_guest and opened_by_a_person():
         # The first other browser to open the link takes the free seat; a second one, at the same instant, watches.
         try:
             game, version = changed(code, lambda game: game.joined_by_guest())
@@ -267,22 +296,21 @@ def game_page(code: str):
 def act(code: str, change):
     """A form of the game's page: ``change(game, seat)`` applied and stored; a refusal leaves the game as it was."""
     code = checked_code(code)
-    seat = seat_of(code)
     try:
-        game, version = changed(code, lambda game: change(game, seat))
+        game, version = changed(code, lambda game: change(game, seat_of(code, game)))
     except REFUSALS as error:
         game, version = loaded(code)
         status = 409 if isinstance(error, ConflictError | IllegalMoveError) else 400
-        return respond(view_of(code, game, version, seat), message=str(error), status=status)
-    return respond(view_of(code, game, version, seat))
+        return respond(view_of(code, game, version, seat_of(code, game)), message=str(error), status=status)
+    return respond(view_of(code, game, version, seat_of(code, game)))
 
 
 @bp.post("/<code>/join")
 def join(code: str):
     code = checked_code(code)
-    seat = seat_of(code)
-    if seat is not None:
-        return respond(view_of(code, *loaded(code), seat))
+    if cookie_seat(code) is not None:
+        game, version = loaded(code)
+        return respond(view_of(code, game, version, seat_of(code, game)))
     try:
         game, version = changed(code, lambda game: game.joined_by_guest())
     except ConflictError as error:
@@ -333,10 +361,11 @@ def rematch(code: str):
     return act(code, again)
 
 
-def event_for(code: str, saved: friend_store.Saved, seat: str | None) -> str:
+def event_for(code: str, saved: friend_store.Saved, claim: tuple[str, int] | None) -> str:
     """The stream's event for the game as ``saved``: this viewer's fragment, or only its id for the viewer's own
     change, which the answer to its own request has already drawn."""
     game = FriendGame.from_line(saved.line)
+    seat = seat_in(game, claim)
     if seat is not None and game.last_by == seat:
         return f"id: {saved.version}\n\n"
     html = render_template("partials/friend_update.html", **context(view_of(code, game, saved.version, seat)))
@@ -353,8 +382,8 @@ def events(code: str):
     poll is for a client behind a proxy that holds a stream's events back.
     """
     code = checked_code(code)
-    seat = seat_of(code)
     _, current = loaded(code)
+    claim = cookie_seat(code)
     last_seen = request.headers.get("Last-Event-ID") or request.args.get("v", "")
     version = int(last_seen) if last_seen.isdigit() and len(last_seen) < 10 else current
     shelf = store()
@@ -373,7 +402,7 @@ def events(code: str):
                         return
                     if saved.version != seen:
                         seen = saved.version
-                        yield event_for(code, saved, seat)
+                        yield event_for(code, saved, claim)
                         if once:
                             return
                     left = ends - time.monotonic()

@@ -261,7 +261,7 @@ def move():
 
 @bp.post("/new")
 def new():
-    if request.form.get("mode") == friend.MODE:
+    if request.form.get("mode") == friend.MODE or request.form.get("friend") == "1":
         # A game with a friend lives in the friends' store, not in this visitor's cookie, which it leaves alone.
         return friend.start(request.form.get("board"))
 
