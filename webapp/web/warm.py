@@ -62,3 +62,12 @@ def warm_up(app: Flask | None = None) -> dict[str, float]:
         pay()
         took[name] = time.perf_counter() - start
     return took
+
+
+def warmed_app() -> Flask:
+    """The app from the environment with its cold costs paid: what each process of the search pool serves."""
+    from webapp import create_app
+
+    app = create_app()
+    warm_up(app)
+    return app
