@@ -220,6 +220,10 @@ class SearchPool:
             with self.lock:
                 if self.closed:
                     raise Crashed("the pool is closed")
+                for dead in [process for process in self.idle if not process.alive()]:
+                    self.idle.remove(dead)  # died while idle: replaced before anyone is answered from it
+                    self.started.remove(dead)
+                    dead.stop(wait=0)
                 if not self.idle:
                     self._spawn()
                 process = self.idle.pop()
