@@ -167,12 +167,14 @@ class RequestPace:
         call: searches.Call | None = None,
         pool: searches.SearchPool | None = None,
         cancelled: Callable[[], bool] | None = None,
+        spent: float = 0.0,
     ):
         self.places, self.address, self.connection = places, address, connection
         self.call, self.pool, self.cancelled = call, pool, cancelled
         self.clock = RequestClock()
         self.claimed = self.placed = self.abandoned = self.elsewhere = False
         self.pace = pacing.Pace(self.clock, self.pause, self.clock() + REQUEST_SECONDS, self.begin)
+        self.clock.add(spent)  # what the request cost its web worker before it came to a pool's process
 
     @cached_property
     def client(self) -> str:
@@ -220,6 +222,7 @@ class RequestPace:
         """Run this request again in the pool, in the place it holds, and answer what the pool's process answered;
         the place is given back whatever happens."""
         assert self.pool is not None and self.call is not None
+        self.call.environ[SPENT] = repr(self.clock.spent())
         try:
             answer = self.pool.run(self.call, self.gone)
             self.clock.add(answer.seconds)
@@ -267,7 +270,7 @@ class Offloading:
         return paced.run_elsewhere(start_response)
 
 
-CALL, ELSEWHERE = "costs.call", "costs.elsewhere"
+CALL, ELSEWHERE, SPENT = "costs.call", "costs.elsewhere", "costs.spent"
 
 
 def start_pool(app: Flask, processes: int, factory: str = "webapp.web.warm:warmed_app") -> searches.SearchPool:
@@ -304,6 +307,7 @@ def init_app(app: Flask) -> None:
             call=environ.get(CALL),
             pool=app.extensions.get("search_pool"),
             cancelled=environ.get(searches.CANCELLED),
+            spent=float(environ.get(SPENT, 0.0)) if searches.CANCELLED in environ else 0.0,
         )
         g.pace, g.pace_token = paced, pacing.install(paced.pace)
 
