@@ -40,6 +40,8 @@ from pathlib import Path
 LOOK_EVERY = 0.05
 # A process told to stop has this long to say so before it is killed (a search pauses every few milliseconds).
 STOP_GRACE = 1.0
+# The longest a new pool waits for its processes to load the app (a second or two of CPU) before it serves.
+READY_SECONDS = 15.0
 # The environ key under which the pool's process puts the callable that says whether its call was cancelled.
 CANCELLED = "searches.cancelled"
 # Larger bodies are not sent to the pool (a move's is under 100 bytes; the app refuses anything over 16 KB).
@@ -152,6 +154,7 @@ class _Process:
         )
         assert self.popen.stdin is not None and self.popen.stdout is not None
         self.to_child, self.frames = self.popen.stdin.fileno(), _Frames(self.popen.stdout.fileno())
+        self.loaded = False  # its first frame, once it has loaded the app, says so
 
     def call(self, call: Call, gone: Callable[[], bool]) -> Answer:
         """Run ``call`` and return its answer; Cancelled if ``gone`` said yes first, Crashed if the process died."""
@@ -160,7 +163,9 @@ class _Process:
             _write(self.to_child, ("call", call))
             while True:
                 reply = self.frames.read(LOOK_EVERY)
-                if reply is not None:
+                if reply == ("ready",):
+                    self.loaded = True
+                elif reply is not None:
                     kind, *rest = reply
                     if kind == "cancelled":
                         raise Cancelled()
@@ -173,6 +178,16 @@ class _Process:
                     raise Cancelled()
         except (EOFError, BrokenPipeError) as error:
             raise Crashed(f"search process {self.popen.pid} exited with {self.popen.poll()}") from error
+
+    def ready(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the process to have loaded the app; whether it has."""
+        if self.loaded:
+            return True
+        try:
+            self.loaded = self.frames.read(timeout) is not None
+        except EOFError:
+            return False
+        return self.loaded
 
     def alive(self) -> bool:
         return self.popen.poll() is None
@@ -203,11 +218,16 @@ class SearchPool:
         self.slots = threading.BoundedSemaphore(processes)
         self.closed = False
 
-    def start(self) -> None:
-        """Spawn every process now, so that the first call does not wait for one to load the app."""
+    def start(self, wait: float = READY_SECONDS) -> None:
+        """Spawn every process now and wait (up to ``wait`` seconds) until each has loaded the app, so that the
+        first calls do not wait for that."""
         with self.lock:
             while len(self.started) < self.processes:
                 self._spawn()
+            spawned = list(self.started)
+        deadline = time.monotonic() + wait
+        for process in spawned:
+            process.ready(max(0.0, deadline - time.monotonic()))
 
     def _spawn(self) -> None:
         process = _Process(self.factory, self.env)
@@ -306,6 +326,7 @@ def serve(factory: str) -> None:
     os.dup2(2, 1)  # whatever the app prints goes to stderr, never into a frame
     module, _, name = factory.partition(":")
     app = getattr(import_module(module), name)()
+    _write(answers, ("ready",))
     frames = _Frames(0)
     told = [False]
 
