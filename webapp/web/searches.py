@@ -35,6 +35,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 # How often a call's waiter asks whether its client is still there: a gone client's search stops within this.
 LOOK_EVERY = 0.05
@@ -108,7 +109,7 @@ class _Frames:
     def __init__(self, fd: int):
         self.fd, self.buffer = fd, bytearray()
 
-    def next(self) -> object | None:
+    def next(self) -> Any:
         """The next whole frame already read, else None."""
         if len(self.buffer) < _LENGTH.size:
             return None
@@ -119,7 +120,7 @@ class _Frames:
         del self.buffer[: _LENGTH.size + length]
         return pickle.loads(data)  # our own child's, or our own parent's, frames
 
-    def read(self, timeout: float | None) -> object | None:
+    def read(self, timeout: float | None) -> Any:
         """The next frame, waiting up to ``timeout`` seconds (for ever if None); None if none came. EOFError when
         the other end has closed the pipe."""
         deadline = None if timeout is None else time.monotonic() + timeout
