@@ -39,8 +39,9 @@ from typing import Any
 
 # How often a call's waiter asks whether its client is still there: a gone client's search stops within this.
 LOOK_EVERY = 0.05
-# A process told to stop has this long to say so before it is killed (a search pauses every few milliseconds).
-STOP_GRACE = 1.0
+# A loaded process told to stop has this long to say so before it is killed: it stops at its search's next pause
+# (every few milliseconds), and no request may search for over a second of CPU, so only a stuck process is killed.
+STOP_GRACE = 10.0
 # The longest a new pool waits for its processes to load the app (a second or two of CPU) before it serves.
 READY_SECONDS = 15.0
 # The environ key under which the pool's process puts the callable that says whether its call was cancelled.
@@ -174,6 +175,8 @@ class _Process:
                 if told_at is None and gone():
                     _write(self.to_child, ("cancel",))
                     told_at = time.monotonic()
+                elif told_at is not None and not self.loaded:
+                    told_at = time.monotonic()  # still loading the app: the grace starts once it has
                 elif told_at is not None and time.monotonic() - told_at > STOP_GRACE:
                     self.stop()
                     raise Cancelled()

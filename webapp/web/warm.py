@@ -16,6 +16,7 @@ from collections.abc import Callable
 from flask import Flask
 
 from webapp import solver
+from webapp.engine.boards import BOARDS
 from webapp.engine.rules import Position
 from webapp.learn import numbers
 from webapp.solver import LEVELS, analyze, candidates
@@ -32,9 +33,15 @@ def solve_every_position() -> None:
 
 
 def load_the_big_boards_engine() -> None:
-    """The 7×7 and 15×15 engine, which the solver imports on first use: loaded once here, shared by the workers."""
+    """The 7×7 and 15×15 engine, which the solver imports on first use, and each big board's lines: loaded once
+    here, shared by the workers (a search process's first 15×15 move spent 0.1 s on the lines, without a pause)."""
     solver.threats  # noqa: B018 (the name's first use imports its module)
     solver.View  # noqa: B018
+    from webapp.engine.big.board import Gomoku
+
+    for board in BOARDS:
+        if not board.is_solved():
+            Gomoku.for_board("." * board.cells)
 
 
 COLD_COSTS: dict[str, Callable[[], object]] = {
