@@ -330,8 +330,16 @@ def serve(factory: str) -> None:
     os.dup2(2, 1)  # whatever the app prints goes to stderr, never into a frame
     module, _, name = factory.partition(":")
     app = getattr(import_module(module), name)()
-    _write(answers, ("ready",))
     frames = _Frames(0)
+    try:
+        _write(answers, ("ready",))
+        _answer_calls(app, frames, answers)
+    except BrokenPipeError:
+        pass  # the parent has gone: so do we, quietly
+
+
+def _answer_calls(app: Callable, frames: _Frames, answers: int) -> None:
+    """Answer each call read from ``frames`` on ``answers`` until stdin ends."""
     told = [False]
 
     def cancelled() -> bool:
