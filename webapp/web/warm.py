@@ -10,6 +10,7 @@ in memory, a worker restarted after a crash too, so no visitor ever waits for th
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 
@@ -37,11 +38,9 @@ def load_the_big_boards_engine() -> None:
     here, shared by the workers (a search process's first 15×15 move spent 0.1 s on the lines, without a pause)."""
     solver.threats  # noqa: B018 (the name's first use imports its module)
     solver.View  # noqa: B018
-    from webapp.engine.big.board import Gomoku
-
     for board in BOARDS:
         if not board.is_solved():
-            Gomoku.for_board("." * board.cells)
+            solver.choose_move("." * board.cells, "one-ply", random.Random(0))  # lays out the board's lines
 
 
 COLD_COSTS: dict[str, Callable[[], object]] = {
