@@ -164,3 +164,15 @@ def ended(pid: int) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{"HTTP_TRANSFER_ENCODING": "chunked"}, {"CONTENT_LENGTH": str(searches.BODY_BYTES + 1)}, {"CONTENT_LENGTH": "x"}],
+    ids=["chunked", "too-long", "not-a-length"],
+)
+def test_a_body_sent_in_chunks_or_too_long_stays_where_it_is_and_is_searched_in_the_worker(headers):
+    stream = io.BytesIO(b"5\r\nhello\r\n0\r\n\r\n")
+    environ = {"REQUEST_METHOD": "POST", "wsgi.input": stream, **headers}
+    assert searches.call_of(environ) is None
+    assert environ["wsgi.input"] is stream and stream.tell() == 0

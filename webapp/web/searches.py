@@ -81,12 +81,14 @@ class Crashed(Exception):
 
 def call_of(environ: dict) -> Call | None:
     """The Call that runs this request again elsewhere, reading its body and putting it back; None if its body is
-    too long or has no declared length."""
+    too long or sent in chunks (the app holds those to its limit itself)."""
     length = environ.get("CONTENT_LENGTH") or "0"
-    if not length.isdigit() or int(length) > BODY_BYTES:
+    if not length.isdigit() or int(length) > BODY_BYTES or "HTTP_TRANSFER_ENCODING" in environ:
         return None
-    body = environ["wsgi.input"].read(int(length)) if int(length) else b""
-    environ["wsgi.input"] = io.BytesIO(body)
+    body = b""
+    if int(length):
+        body = environ["wsgi.input"].read(int(length))
+        environ["wsgi.input"] = io.BytesIO(body)
     strings = {key: value for key, value in environ.items() if isinstance(value, str)}
     return Call(strings, body)
 
