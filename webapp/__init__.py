@@ -46,6 +46,7 @@ def create_app(test_config=None):
         PORT=5000,
         PROXY_COUNT=settings.DEFAULT_PROXY_COUNT,
         **settings.FRIEND_DEFAULTS,
+        **settings.STREAM_DEFAULTS,
     )
     app.config.update(settings.from_environment() if test_config is None else test_config)
     settings.require_secret_key(app)

@@ -42,10 +42,16 @@ def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
 # The friend games' limits and their largest values: a game lives a day without a move, the store holds 10,000
 # live games (a few MB), and a client creates at most 5 games a minute.
 FRIEND_DEFAULTS = {"FRIEND_EXPIRY_SECONDS": 86_400, "FRIEND_GAMES_MOST": 10_000, "FRIEND_CREATIONS_PER_MINUTE": 5}
+# A person's tabs and a household's pages fit the first; the third keeps a worker's streams under 100 MB.
+STREAM_DEFAULTS = {"FRIEND_STREAMS_PER_CLIENT": 20, "FRIEND_STREAMS_PER_GAME": 2000, "FRIEND_STREAMS_PER_WORKER": 3000}
 FRIEND_LIMITS = {
     "FRIEND_EXPIRY_SECONDS": 30 * 86_400,
     "FRIEND_GAMES_MOST": 10_000_000,
     "FRIEND_CREATIONS_PER_MINUTE": 1000,
+    # Open live streams in each worker: per client, per game, and all together (webapp.web.relay).
+    "FRIEND_STREAMS_PER_CLIENT": 10_000,
+    "FRIEND_STREAMS_PER_GAME": 100_000,
+    "FRIEND_STREAMS_PER_WORKER": 100_000,
 }
 
 
