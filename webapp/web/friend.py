@@ -334,4 +334,7 @@ def events(code: str):
     live = relay.of(app, lambda *drawing: stream_drawing(app, *drawing))
     last_seen = request.headers.get("Last-Event-ID") or request.args.get("v", "")
     once = request.args.get("once") == "1"
-    return live.response(code, seat, client_key(request.remote_addr), last_seen[:40], once=once)
+    # gunicorn's own socket for the request, or the development server's: to see whether the page has gone.
+    connection = request.environ.get("gunicorn.socket") or request.environ.get("werkzeug.socket")
+    client = client_key(request.remote_addr)
+    return live.response(code, seat, client, last_seen[:40], once=once, connection=connection)

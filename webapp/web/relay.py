@@ -19,6 +19,7 @@ the browsers reconnect, to another instance or to this one once it is back.
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 import weakref
@@ -28,10 +29,13 @@ from collections.abc import Callable, Iterator
 from flask import Flask, Response
 
 from webapp.web import friend_store, presence
+from webapp.web.costs import connection_closed
 from webapp.web.friend_store import Saved, StoreDown
 
 # A comment this often keeps a waiting stream within the server's 10 s idle deadline (webapp.web.worker).
 HEARTBEAT_SECONDS = 5.0
+# A stream looks this often whether its page has closed the connection: writes alone notice it two heartbeats late.
+CHECK_SECONDS = 1.5
 # A feed looks at its game this often even when nothing woke it: expiry, an unanswering store, presence.
 TICK_SECONDS = 1.0
 # A stream ends after this long and the browser opens the next one, so that none is held for ever.
@@ -72,10 +76,10 @@ def drawing_key(version: int, seen: dict[str, presence.Seen] | None) -> str:
 class Stream:
     """One open page's stream: its role and client, what it was last sent, and the bytes waiting to go."""
 
-    __slots__ = ("client", "outbox", "ready", "role", "sent", "version_seen")
+    __slots__ = ("client", "connection", "outbox", "ready", "role", "sent", "version_seen")
 
-    def __init__(self, role: str, client: str, last_seen: str):
-        self.role, self.client = role, client
+    def __init__(self, role: str, client: str, last_seen: str, connection: socket.socket | None = None):
+        self.role, self.client, self.connection = role, client, connection
         # A key ("12-hn") says exactly what the page shows; a bare version (an older page) says only its move.
         self.sent = last_seen if "-" in last_seen else None
         self.version_seen = int(last_seen) if last_seen.isdigit() and len(last_seen) < 10 else None
@@ -237,7 +241,15 @@ class Relay:
             feed.end_all(STOPPING)
             feed.wake.set()
 
-    def response(self, code: str, seat: str | None, client: str, last_seen: str, once: bool = False) -> Response:
+    def response(
+        self,
+        code: str,
+        seat: str | None,
+        client: str,
+        last_seen: str,
+        once: bool = False,
+        connection: socket.socket | None = None,
+    ) -> Response:
         """The stream of game ``code`` for ``seat`` (None for a watcher), or the one event that refuses it. With
         ``once`` it is a long poll: it ends after its first drawing, or after POLL_SECONDS without one."""
         refused = self.refusal(code, client)
@@ -249,7 +261,7 @@ class Relay:
                 refused = OFFLINE
         if refused is not None:
             return sse_response(iter([refused]))
-        stream = Stream(seat or WATCHING, client, last_seen)
+        stream = Stream(seat or WATCHING, client, last_seen, connection)
         return sse_response(self.follow(code, stream, POLL_SECONDS if once else STREAM_SECONDS, once))
 
     def follow(self, code: str, stream: Stream, seconds: float, once: bool) -> Iterator[bytes]:
@@ -257,19 +269,25 @@ class Relay:
         try:
             yield f"retry: {RETRY_MS}\n\n".encode()
             ends = time.monotonic() + seconds
+            quiet_since = time.monotonic()
             while True:
                 while stream.outbox:
                     data = stream.outbox.popleft()
                     if not data:  # END
                         return
                     yield data
+                    quiet_since = time.monotonic()
                     if once:
                         return
                 left = ends - time.monotonic()
                 if left <= 0:
                     return
-                if not stream.ready.wait(min(HEARTBEAT_SECONDS, left)):
-                    yield HEARTBEAT
+                if not stream.ready.wait(min(CHECK_SECONDS, left)):
+                    if connection_closed(stream.connection):
+                        return
+                    if time.monotonic() - quiet_since >= HEARTBEAT_SECONDS:
+                        yield HEARTBEAT
+                        quiet_since = time.monotonic()
                 stream.ready.clear()
         finally:
             self.leave(feed, stream)
