@@ -65,6 +65,32 @@ async def hold(port: int, path: str, cookie: str, address: str, stop: asyncio.Ev
             await asyncio.sleep(1)
 
 
+def crowd(port: int, streams: list[tuple[str, str]], seconds: float, shared) -> None:
+    """Hold ``streams`` (path, forwarded address) for ``seconds``, in a process of its own so that reading them does
+    not delay the honest pair's client; ``shared`` gets the counts: "open" as it grows, "refused", "errors", "held"
+    (streams open at the end)."""
+
+    async def main() -> None:
+        tally, stop = Tally(), asyncio.Event()
+        holders = [asyncio.ensure_future(hold(port, path, "", address, stop, tally)) for path, address in streams]
+        ends = time.monotonic() + seconds
+        while time.monotonic() < ends:
+            shared["open"], shared["refused"], shared["errors"] = tally.open, tally.refused, tally.errors
+            await asyncio.sleep(0.5)
+        shared["held"] = tally.open
+        stop.set()
+        for task in holders:
+            task.cancel()
+        await asyncio.gather(*holders, return_exceptions=True)
+        shared["refused"], shared["errors"] = tally.refused, tally.errors
+
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
+    asyncio.run(main())
+
+
 async def honest_pair(port: int) -> tuple[friends.Pair, friends.Results, list[asyncio.Future], asyncio.Event]:
     pair = await friends.make_pair(port, 9000)
     results, stop = friends.Results(), asyncio.Event()
@@ -103,28 +129,24 @@ async def flood(args, port: int, master: int) -> int:
         seconds = args.flood_seconds
         prober = multiprocessing.Process(target=friends.probe, args=(port, seconds + 2, healthz))
         prober.start()
-        tally, stop = Tally(), asyncio.Event()
-        holders = [
-            asyncio.ensure_future(hold(port, f"{targets[i % len(targets)]}/events?v=1", "", FLOODER, stop, tally))
-            for i in range(args.streams)
-        ]
+        shared = manager.dict(open=0, refused=0, errors=0, held=0)
+        streams = [(f"{targets[i % len(targets)]}/events?v=1", FLOODER) for i in range(args.streams)]
+        flooder = multiprocessing.Process(target=crowd, args=(port, streams, seconds, shared))
+        flooder.start()
         peak: dict[int, float] = {}
         before = len(results.relays)
         moves = asyncio.ensure_future(friends.mover(port, [pair], 1.0, seconds, results))
         await friends.sample_memory(seconds, peak, master)
-        held = tally.open
         await moves
-        stop.set()
-        for task in holders:
-            task.cancel()
-        await asyncio.gather(*holders, return_exceptions=True)
+        await asyncio.get_running_loop().run_in_executor(None, flooder.join)
         prober.join()
+        held, refused, errors = shared["held"], shared["refused"], shared["errors"]
         await asyncio.sleep(10)
         after_mb = memory(master)
         relays = results.relays[before:]
         finite = [h for h in healthz if h != float("inf")]
         print(f"stream flood, {args.streams:,} streams from one address to {name}, {seconds:g} s:")
-        print(f"  streams held at the end: {held}; refusals: {tally.refused:,}; connection errors: {tally.errors}")
+        print(f"  streams held at the end: {held}; refusals: {refused:,}; connection errors: {errors}")
         print(
             f"  /healthz: median {statistics.median(finite) * 1000:.0f} ms, "
             f"p99 {friends.percentile(healthz, 0.99) * 1000:.0f} ms, worst {max(healthz) * 1000:.0f} ms "
@@ -158,20 +180,20 @@ async def flood(args, port: int, master: int) -> int:
 async def watchers(args, port: int, master: int) -> int:
     """The watchers phase: see the module's docstring."""
     pair, results, listeners, stop_pair = await honest_pair(port)
-    tally, stop = Tally(), asyncio.Event()
-    holders = [
-        asyncio.ensure_future(hold(port, f"{pair.address}/events?v=2", "", f"198.51.101.{i % 100}", stop, tally))
-        for i in range(args.watchers)
-    ]
-    while tally.open < args.watchers and tally.refused == 0:
+    idle_seconds = 10.0
+    manager = multiprocessing.Manager()
+    shared = manager.dict(open=0, refused=0, errors=0, held=0)
+    streams = [(f"{pair.address}/events?v=2", f"198.51.101.{i % 100}") for i in range(args.watchers)]
+    watching = multiprocessing.Process(target=crowd, args=(port, streams, 60 + idle_seconds + args.seconds, shared))
+    watching.start()
+    opens_by = time.monotonic() + 60
+    while shared["open"] < args.watchers and time.monotonic() < opens_by:
         await asyncio.sleep(0.2)
     await asyncio.sleep(3)
     pids = friends.workers(master)
-    idle_seconds = 10.0
     before = sum(friends.cpu_seconds(pid) for pid in pids)
     await asyncio.sleep(idle_seconds)
     idle_rate = (sum(friends.cpu_seconds(pid) for pid in pids) - before) / idle_seconds
-    manager = multiprocessing.Manager()
     healthz = manager.list()
     prober = multiprocessing.Process(target=friends.probe, args=(port, args.seconds + 2, healthz))
     prober.start()
@@ -181,14 +203,15 @@ async def watchers(args, port: int, master: int) -> int:
     await asyncio.sleep(2)
     playing = sum(friends.cpu_seconds(pid) for pid in pids) - before - idle_rate * (time.perf_counter() - start)
     prober.join()
-    stop.set()
+    held, refused = shared["open"], shared["refused"]
     stop_pair.set()
-    for task in holders + listeners:
+    for task in listeners:
         task.cancel()
-    await asyncio.gather(*holders, *listeners, return_exceptions=True)
+    await asyncio.gather(*listeners, return_exceptions=True)
+    watching.terminate()
     relays = results.relays
     per_move = playing / max(1, moves)
-    print(f"watchers: {tally.open:,} streams watching one 15×15 game (refused: {tally.refused}), a move a second:")
+    print(f"watchers: {held:,} streams watching one 15×15 game (refused: {refused}), a move a second:")
     print(
         f"  the workers' CPU per move, beyond their idle {idle_rate * 1000:.0f} ms a second: {per_move * 1000:.1f} ms "
         f"({moves} moves; goal <= 20 ms)"
