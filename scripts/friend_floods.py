@@ -91,7 +91,7 @@ def crowd(port: int, streams: list[tuple[str, str]], seconds: float, shared) -> 
     asyncio.run(main())
 
 
-async def honest_pair(port: int) -> tuple[friends.Pair, friends.Results, list[asyncio.Future], asyncio.Event]:
+async def honest_pair(port: int) -> tuple[friends.Pair, friends.Results, list[asyncio.Task[None]], asyncio.Event]:
     pair = await friends.make_pair(port, 9000)
     results, stop = friends.Results(), asyncio.Event()
     listeners = [
@@ -107,8 +107,9 @@ async def games_of(port: int, count: int, address: str) -> list[str]:
     made = []
     for _ in range(count):
         status, head, _ = await friends.fetch(port, "POST", "/new", {"X-Forwarded-For": address}, "mode=friend")
-        if status == 303:
-            made.append(re.search(r"Location: (\S+)", head).group(1))
+        found = re.search(r"Location: (\S+)", head)
+        if status == 303 and found:
+            made.append(found.group(1))
     return made
 
 
@@ -149,7 +150,7 @@ async def flood(args, port: int, master: int) -> int:
         print(f"  streams held at the end: {held}; refusals: {refused:,}; connection errors: {errors}")
         print(
             f"  /healthz: median {statistics.median(finite) * 1000:.0f} ms, "
-            f"p99 {friends.percentile(healthz, 0.99) * 1000:.0f} ms, worst {max(healthz) * 1000:.0f} ms "
+            f"p99 {friends.percentile(list(healthz), 0.99) * 1000:.0f} ms, worst {max(healthz) * 1000:.0f} ms "
             f"({len(healthz)} probes; goal p99 <= 100 ms)"
         )
         if relays:
@@ -169,7 +170,9 @@ async def flood(args, port: int, master: int) -> int:
         worst_mb = max(peak.values(), default=0)
         grew = max((after_mb[pid] - start_mb.get(pid, after_mb[pid]) for pid in after_mb), default=0)
         bad_relay = not relays or statistics.median(relays) > 0.1 or max(relays) > 1.0
-        failed += friends.percentile(healthz, 0.99) > 0.1 or bad_relay or worst_mb > friends.MEMORY_GOAL_MB or grew > 20
+        failed += (
+            friends.percentile(list(healthz), 0.99) > 0.1 or bad_relay or worst_mb > friends.MEMORY_GOAL_MB or grew > 20
+        )
     stop_pair.set()
     for task in listeners:
         task.cancel()
@@ -223,6 +226,6 @@ async def watchers(args, port: int, master: int) -> int:
     finite = [h for h in healthz if h != float("inf")]
     print(
         f"  /healthz: median {statistics.median(finite) * 1000:.0f} ms, "
-        f"p99 {friends.percentile(healthz, 0.99) * 1000:.0f} ms ({len(healthz)} probes)"
+        f"p99 {friends.percentile(list(healthz), 0.99) * 1000:.0f} ms ({len(healthz)} probes)"
     )
     return 0 if per_move <= 0.02 else 1

@@ -330,7 +330,7 @@ def events(code: str):
     """
     code = checked_code(code)
     seat = seat_of(code)
-    app = current_app._get_current_object()
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
     live = relay.of(app, lambda *drawing: stream_drawing(app, *drawing))
     last_seen = request.headers.get("Last-Event-ID") or request.args.get("v", "")
     once = request.args.get("once") == "1"

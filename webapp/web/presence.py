@@ -15,7 +15,9 @@ import socket
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from webapp.friend_game import SEATS
 from webapp.web import friend_store
@@ -169,9 +171,12 @@ class Presence:
     def seen(self, code: str) -> dict[str, Seen] | None:
         """Each seat's presence at game ``code``; None if the store cannot say."""
         read = self._quietly(self.kept.read, code)
-        return None if read is None else judged(*read, time.time())
+        if read is None:
+            return None
+        beats, left = read
+        return judged(beats, left, time.time())
 
-    def _quietly(self, call, *args):
+    def _quietly(self, call: Callable[..., Any], *args: Any) -> Any:
         try:
             return call(*args)
         except self.errors:
