@@ -238,10 +238,10 @@ def game_page(code: str):
         except ConflictError:
             game, version = loaded(code)
         else:
-            presence.of(store()).beat(code, ["guest"], presence.PAGE_HOLDER)
+            presence.of(store()).beat([(code, "guest")], presence.PAGE_HOLDER)
             return give_seat(respond(view_of(code, game, version, "guest")), code, "guest")
     if seat is not None:
-        presence.of(store()).beat(code, [seat], presence.PAGE_HOLDER)  # how a page without JavaScript counts
+        presence.of(store()).beat([(code, seat)], presence.PAGE_HOLDER)  # how a page without JavaScript counts
     if is_htmx() and request.args.get("drawn") == relay.drawing_key(version, presence.of(store()).seen(code)):
         return "", 204  # a page past the streams' bounds, polling: nothing new to draw
     return respond(view_of(code, game, version, seat))

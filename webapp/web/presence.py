@@ -86,30 +86,46 @@ class SQLitePresence:
         self._db: sqlite3.Connection | None = None
         self._lock = threading.Lock()
 
-    def _run(self, sql: str, rows: list[tuple]) -> list[tuple]:
-        with self._lock:
-            if self._db is None:
-                db = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
-                db.executescript(self.SCHEMA)
-                self._db = db
-            if rows and sql.lstrip().upper().startswith(("INSERT", "DELETE")):
-                self._db.executemany(sql, rows)
-                return []
-            return self._db.execute(sql, rows[0] if rows else ()).fetchall()
+    def _connection(self) -> sqlite3.Connection:
+        if self._db is None:
+            db = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA synchronous=OFF")  # beats are worth no disk flush: a lost one is redone in seconds
+            db.executescript(self.SCHEMA)
+            self._db = db
+        return self._db
 
-    def beat(self, code: str, seats: list[str], who: str, now: float) -> None:
-        self._run("INSERT OR REPLACE INTO beats VALUES (?, ?, ?, ?)", [(code, seat, who, now) for seat in seats])
+    def _write(self, statements: list[tuple[str, list[tuple]]]) -> None:
+        """All of ``statements`` in one transaction."""
+        with self._lock:
+            db = self._connection()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, rows in statements:
+                    db.executemany(sql, rows)
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    def beat(self, rows: list[tuple[str, str]], who: str, now: float) -> None:
+        self._write([("INSERT OR REPLACE INTO beats VALUES (?, ?, ?, ?)", [(*row, who, now) for row in rows])])
 
     def leave(self, code: str, seat: str, who: str, now: float) -> None:
-        self._run("DELETE FROM beats WHERE code = ? AND seat = ? AND holder = ?", [(code, seat, who)])
-        self._run("INSERT OR REPLACE INTO departures VALUES (?, ?, ?)", [(code, seat, now)])
         # Old rows of games nobody watches go with any departure: presence must not grow the file for ever.
-        self._run("DELETE FROM beats WHERE at < ?", [(now - KEEP_SECONDS,)])
-        self._run("DELETE FROM departures WHERE at < ?", [(now - KEEP_SECONDS,)])
+        self._write(
+            [
+                ("DELETE FROM beats WHERE code = ? AND seat = ? AND holder = ?", [(code, seat, who)]),
+                ("INSERT OR REPLACE INTO departures VALUES (?, ?, ?)", [(code, seat, now)]),
+                ("DELETE FROM beats WHERE at < ?", [(now - KEEP_SECONDS,)]),
+                ("DELETE FROM departures WHERE at < ?", [(now - KEEP_SECONDS,)]),
+            ]
+        )
 
     def read(self, code: str) -> tuple[dict[str, float], dict[str, float]]:
-        beats = self._run("SELECT seat, max(at) FROM beats WHERE code = ? GROUP BY seat", [(code,)])
-        left = self._run("SELECT seat, at FROM departures WHERE code = ?", [(code,)])
+        with self._lock:
+            db = self._connection()
+            beats = db.execute("SELECT seat, max(at) FROM beats WHERE code = ? GROUP BY seat", (code,)).fetchall()
+            left = db.execute("SELECT seat, at FROM departures WHERE code = ?", (code,)).fetchall()
         return dict(beats), dict(left)
 
 
@@ -123,10 +139,11 @@ class RedisPresence:
     def _key(code: str) -> str:
         return f"friends:here:{code}"
 
-    def beat(self, code: str, seats: list[str], who: str, now: float) -> None:
-        pipe = self.client.pipeline()
-        pipe.hset(self._key(code), mapping={f"{seat}|{who}": now for seat in seats})
-        pipe.expire(self._key(code), KEEP_SECONDS)
+    def beat(self, rows: list[tuple[str, str]], who: str, now: float) -> None:
+        pipe = self.client.pipeline(transaction=False)
+        for code, seat in rows:
+            pipe.hset(self._key(code), f"{seat}|{who}", now)
+            pipe.expire(self._key(code), KEEP_SECONDS)
         pipe.execute()
 
     def leave(self, code: str, seat: str, who: str, now: float) -> None:
@@ -159,10 +176,10 @@ class Presence:
             self.kept = SQLitePresence(getattr(store, "path", ":memory:"))
             self.errors = (sqlite3.Error, OSError, ValueError)
 
-    def beat(self, code: str, seats: list[str], who: str | None = None) -> None:
-        """Say that ``seats`` of game ``code`` have a page open here now."""
-        if seats:
-            self._quietly(self.kept.beat, code, seats, who or holder(), time.time())
+    def beat(self, rows: list[tuple[str, str]], who: str | None = None) -> None:
+        """Say that the seats named in ``rows`` (each a game's code and a seat) have a page open here now."""
+        if rows:
+            self._quietly(self.kept.beat, rows, who or holder(), time.time())
 
     def leave(self, code: str, seat: str, who: str | None = None) -> None:
         """Say that this process's last page of ``seat`` at game ``code`` has closed."""

@@ -105,20 +105,18 @@ class Feed:
         self.beat_due = True
 
     def seats(self) -> list[str]:
-        return sorted({stream.role for stream in self.streams if stream.role != WATCHING})
+        return sorted({stream.role for stream in list(self.streams) if stream.role != WATCHING})
 
     def run(self) -> None:
         store, relay = self.relay.store, self.relay
         here = presence.of(store)
-        next_beat = 0.0
         try:
             with store.watching(self.code) as changed:
                 self.wake = changed
                 while self.streams and not relay.stopping:
-                    if self.beat_due or time.monotonic() >= next_beat:
+                    if self.beat_due:  # a seat's page has just opened: the relay's own beats come every few seconds
                         self.beat_due = False
-                        here.beat(self.code, self.seats())
-                        next_beat = time.monotonic() + presence.BEAT_SECONDS
+                        here.beat([(self.code, seat) for seat in self.seats()])
                     changed.clear()
                     try:
                         saved = store.load(self.code)
@@ -172,6 +170,7 @@ class Relay:
         self.by_client: Counter[str] = Counter()
         self.open = 0
         self.stopping = False
+        self.beating = False
         self._lock = threading.Lock()
         _relays.add(self)
 
@@ -202,6 +201,9 @@ class Relay:
             feed.streams[stream] = None
         if starts:
             threading.Thread(target=feed.run, name=f"feed {code[:6]}", daemon=True).start()
+            if not self.beating:
+                self.beating = True
+                threading.Thread(target=self.beat, name="presence beats", daemon=True).start()
         else:
             feed.send_current(stream)
         if stream.role != WATCHING:
@@ -222,6 +224,14 @@ class Relay:
             presence.of(self.store).leave(feed.code, stream.role)
             self.store.waiters.wake(feed.code)  # this worker's other pages hear of it at once
         feed.wake.set()
+
+    def beat(self) -> None:
+        """Every few seconds, one write for the seats of every game this worker holds streams of."""
+        here = presence.of(self.store)
+        while not self.stopping:
+            rows = [(feed.code, seat) for feed in list(self.feeds.values()) for seat in feed.seats()]
+            here.beat(rows)
+            time.sleep(presence.BEAT_SECONDS)
 
     def feed_ended(self, feed: Feed) -> None:
         with self._lock:
