@@ -5,6 +5,7 @@ hold live streams open.
   spread over many; each stream it is refused it asks again after the retry hint the refusal gives (a page's
   browser would follow the game by polling instead). /healthz is probed, the honest pair's relay timed, each
   worker's memory sampled during the flood and 10 s after it closes.
+* **stop**: SIGTERM to the server while STOP_PAGES pages stream: how long until it has exited.
 * **watchers**: WATCHERS streams from a hundred addresses watch one 15×15 game whose players move every second;
   the workers' CPU per move is read from /proc, less their idle rate.
 """
@@ -13,9 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import re
+import signal
 import statistics
 import time
+from contextlib import suppress
 
 import friends  # beside this script
 
@@ -229,3 +233,33 @@ async def watchers(args, port: int, master: int) -> int:
         f"p99 {friends.percentile(list(healthz), 0.99) * 1000:.0f} ms ({len(healthz)} probes)"
     )
     return 0 if per_move <= 0.02 else 1
+
+
+async def stop(args, port: int, master: int) -> int:
+    """SIGTERM with STOP_PAGES pages streaming: how long the server takes to exit (goal <= 3 s)."""
+    pages = args.stop_pages
+    games = await games_of(port, 50, "198.51.100.9")
+    manager = multiprocessing.Manager()
+    shared = manager.dict(open=0, refused=0, errors=0, held=0)
+    streams = [(f"{games[i % len(games)]}/events?v=1", f"198.51.102.{i % 100}") for i in range(pages)]
+    crowd_process = multiprocessing.Process(target=crowd, args=(port, streams, 120, shared))
+    crowd_process.start()
+    opens_by = time.monotonic() + 60
+    while shared["open"] < pages and time.monotonic() < opens_by:
+        await asyncio.sleep(0.2)
+    held = shared["open"]
+    started = time.perf_counter()
+    os.kill(master, signal.SIGTERM)
+    while time.perf_counter() - started < 30:
+        try:
+            os.kill(master, 0)
+        except ProcessLookupError:
+            break
+        with suppress(ChildProcessError):
+            if os.waitpid(master, os.WNOHANG)[0] == master:
+                break
+        await asyncio.sleep(0.05)
+    took = time.perf_counter() - started
+    crowd_process.terminate()
+    print(f"stop: SIGTERM with {held:,} pages streaming; the server exited after {took:.2f} s (goal <= 3 s)")
+    return 0 if took <= 3 else 1

@@ -310,6 +310,9 @@ def main() -> int:
     parser.add_argument("--streams", type=int, default=10_000, help="the flood's streams, from one address")
     parser.add_argument("--flood-seconds", type=float, default=30)
     parser.add_argument("--watchers", type=int, default=2000)
+    parser.add_argument(
+        "--stop-pages", type=int, default=1000, help="pages streaming when the stop phase's SIGTERM comes"
+    )
     args = parser.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))  # the flood's 10,000 connections
@@ -348,7 +351,7 @@ def _hostile(name: str):
     return phase
 
 
-PHASES = {"pairs": run, "flood": _hostile("flood"), "watchers": _hostile("watchers")}
+PHASES = {"pairs": run, "flood": _hostile("flood"), "watchers": _hostile("watchers"), "stop": _hostile("stop")}
 
 
 if __name__ == "__main__":
