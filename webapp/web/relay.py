@@ -36,8 +36,10 @@ from webapp.web.friend_store import Saved, StoreDown
 HEARTBEAT_SECONDS = 5.0
 # A stream looks this often whether its page has closed the connection: writes alone notice it two heartbeats late.
 CHECK_SECONDS = 1.5
-# A feed looks at its game this often even when nothing woke it: expiry, an unanswering store, presence.
+# A feed looks this often even when nothing woke it: presence, an expired game, an unanswering store...
 TICK_SECONDS = 1.0
+# ...reading its presence each time, the game itself (for its expiry) every this many ticks unless it changed.
+LOAD_EVERY = 3
 # A stream ends after this long and the browser opens the next one, so that none is held for ever.
 STREAM_SECONDS = 300.0
 # A long poll (``?once=1``) is answered within this, nothing having changed: under the same deadline.
@@ -110,6 +112,8 @@ class Feed:
     def run(self) -> None:
         store, relay = self.relay.store, self.relay
         here = presence.of(store)
+        saved: Saved | None = None
+        woken, ticks = True, 0
         try:
             with store.watching(self.code) as changed:
                 self.wake = changed
@@ -118,16 +122,19 @@ class Feed:
                         self.beat_due = False
                         here.beat([(self.code, seat) for seat in self.seats()])
                     changed.clear()
-                    try:
-                        saved = store.load(self.code)
-                    except StoreDown:
-                        self.end_all(OFFLINE)
-                        break
-                    if saved is None:
-                        self.end_all(relay.gone(self.code))
-                        break
-                    self.publish(saved, here.seen(self.code))
-                    changed.wait(TICK_SECONDS)
+                    if woken or ticks % LOAD_EVERY == 0:
+                        try:
+                            saved = store.load(self.code)
+                        except StoreDown:
+                            self.end_all(OFFLINE)
+                            break
+                        if saved is None:
+                            self.end_all(relay.gone(self.code))
+                            break
+                    if saved is not None:
+                        self.publish(saved, here.seen(self.code))
+                    woken = changed.wait(TICK_SECONDS)
+                    ticks += 1
         finally:
             relay.feed_ended(self)
 
