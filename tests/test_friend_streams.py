@@ -52,7 +52,8 @@ def new_pair(port: int) -> tuple[str, str, str]:
 
 
 def move(port: int, address: str, cookie: str, cell: int) -> int:
-    return request(port, "POST", f"{address}/move", body=f"cell={cell}&round=1", headers={"Cookie": cookie})[0]
+    """The game's first move."""
+    return request(port, "POST", f"{address}/move", body=f"cell={cell}&round=1&ply=0", headers={"Cookie": cookie})[0]
 
 
 class Stream:

@@ -26,8 +26,8 @@ def test_a_seat_is_here_while_a_beat_is_fresh_and_left_when_it_leaves_or_goes_st
 
 def test_beats_and_departures_go_through_the_sqlite_store(tmp_path):
     store = friend_store.SQLiteStore(tmp_path / "friends.sqlite3", expiry=60, most=10)
-    here = presence.of(store)
-    assert presence.of(store) is here
+    here = presence.of_store(store)
+    assert presence.of_store(store) is here
     assert here.seen("game") == {"inviter": NEVER, "guest": NEVER}
     here.beat([("game", "inviter"), ("game", "guest")], who="worker 1")
     here.beat([("game", "guest")], who="worker 2")
@@ -41,7 +41,7 @@ def test_beats_and_departures_go_through_the_sqlite_store(tmp_path):
 
 def test_a_store_that_fails_makes_presence_say_nothing_rather_than_fail(tmp_path):
     store = friend_store.SQLiteStore(tmp_path / "missing" / "folder" / "friends.sqlite3", expiry=60, most=10)
-    here = presence.of(store)
+    here = presence.of_store(store)
     here.beat([("game", "inviter")])
     assert here.seen("game") is None
 

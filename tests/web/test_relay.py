@@ -9,7 +9,7 @@ from webapp.web.relay import FULL, STOPPING, Feed, Relay, Stream
 def relay_of(app, tmp_path) -> Relay:
     app.config.update(FRIEND_STREAMS_PER_CLIENT=2, FRIEND_STREAMS_PER_GAME=3, FRIEND_STREAMS_PER_WORKER=4)
     store = friend_store.SQLiteStore(tmp_path / "friends.sqlite3", expiry=60, most=10)
-    return Relay(app, store, lambda *drawing: "<p>drawn</p>")
+    return Relay(app, store, lambda *drawing: "<p>drawn</p>", lambda saved, claim: claim or relay.WATCHING)
 
 
 def test_a_stream_is_refused_past_its_client_s_its_game_s_or_the_worker_s_bound(app, tmp_path):
@@ -29,7 +29,7 @@ def test_a_stream_is_refused_past_its_client_s_its_game_s_or_the_worker_s_bound(
 def test_one_drawing_per_role_goes_to_every_stream_of_that_role(app, tmp_path):
     live = relay_of(app, tmp_path)
     drawn = []
-    live.draw = lambda code, saved, role, seen, key: drawn.append(role) or f"<p>{role}</p>"
+    live.draw = lambda code, saved, role, seen, key, site: drawn.append(role) or f"<p>{role}</p>"
     feed = Feed(live, "game")
     streams = [Stream(role, "client", "") for role in ("inviter", "guest", *[relay.WATCHING] * 5)]
     feed.streams = dict.fromkeys(streams)

@@ -200,7 +200,7 @@ class Presence:
             return None
 
 
-def of(store: friend_store.Store) -> Presence:
+def of_store(store: friend_store.Store) -> Presence:
     """The presence kept beside ``store`` (one per store, made on first use)."""
     made = getattr(store, "presence", None)
     if made is None:

@@ -25,6 +25,7 @@ import time
 import weakref
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from flask import Flask, Response
 
@@ -59,9 +60,11 @@ STOPPING = f"retry: {RETRY_MS}\n\n".encode()
 HEARTBEAT = b": waiting\n\n"
 END = b""
 
-# A drawing: (code, game as saved or None if it expired, role, each seat's presence or None, the drawing's key)
-# -> the fragment's HTML.
-Draw = Callable[[str, "Saved | None", str, "dict[str, presence.Seen] | None", str], str]
+# A drawing: (code, game as saved or None if it expired, role, each seat's presence or None, the drawing's key, the
+# site's address as the first page's request named it) -> the fragment's HTML.
+Draw = Callable[[str, "Saved | None", str, "dict[str, presence.Seen] | None", str, str], str]
+# A stream's role at the game as saved, from its seat cookie's claim: a seat, or WATCHING.
+RoleOf = Callable[[Saved, Any], str]
 
 _relays: weakref.WeakSet[Relay] = weakref.WeakSet()
 
@@ -78,10 +81,13 @@ def drawing_key(version: int, seen: dict[str, presence.Seen] | None) -> str:
 class Stream:
     """One open page's stream: its role and client, what it was last sent, and the bytes waiting to go."""
 
-    __slots__ = ("client", "connection", "outbox", "ready", "role", "sent", "version_seen")
+    __slots__ = ("claim", "client", "connection", "outbox", "ready", "role", "sent", "version_seen")
 
-    def __init__(self, role: str, client: str, last_seen: str, connection: socket.socket | None = None):
-        self.role, self.client, self.connection = role, client, connection
+    def __init__(
+        self, role: str, client: str, last_seen: str, connection: socket.socket | None = None, claim: Any = None
+    ):
+        # The role is worked out again from the claim (its seat cookie's) at each drawing: a seat can move away.
+        self.role, self.client, self.connection, self.claim = role, client, connection, claim
         # A key ("12-hn") says exactly what the page shows; a bare version (an older page) says only its move.
         self.sent = last_seen if "-" in last_seen else None
         self.version_seen = int(last_seen) if last_seen.isdigit() and len(last_seen) < 10 else None
@@ -96,8 +102,8 @@ class Stream:
 class Feed:
     """One game's streams in this worker, and the loop that feeds them (see the module's docstring)."""
 
-    def __init__(self, relay: Relay, code: str):
-        self.relay, self.code = relay, code
+    def __init__(self, relay: Relay, code: str, site: str = "http://localhost/"):
+        self.relay, self.code, self.site = relay, code, site
         self.streams: dict[Stream, None] = {}
         self.key: str | None = None
         self.saved: Saved | None = None
@@ -111,7 +117,7 @@ class Feed:
 
     def run(self) -> None:
         store, relay = self.relay.store, self.relay
-        here = presence.of(store)
+        here = presence.of_store(store)
         saved: Saved | None = None
         woken, ticks = True, 0
         try:
@@ -129,7 +135,7 @@ class Feed:
                             self.end_all(OFFLINE)
                             break
                         if saved is None:
-                            self.end_all(relay.gone(self.code))
+                            self.end_all(relay.gone(self.code, self.site))
                             break
                     if saved is not None:
                         self.publish(saved, here.seen(self.code))
@@ -152,9 +158,11 @@ class Feed:
         if stream.sent is None and stream.version_seen == self.saved.version:
             stream.sent = self.key  # an older page at this very move: nothing to redraw
             return
+        if stream.claim is not None:
+            stream.role = self.relay.role_of(self.saved, stream.claim)
         drawing = self.drawings.get(stream.role)
         if drawing is None:
-            html = self.relay.draw(self.code, self.saved, stream.role, self.seen, self.key)
+            html = self.relay.draw(self.code, self.saved, stream.role, self.seen, self.key, self.site)
             drawing = self.drawings[stream.role] = event("update", html, self.key)
         stream.sent = self.key
         stream.push(drawing)
@@ -167,8 +175,8 @@ class Feed:
 class Relay:
     """This worker's feeds and its streams' budget (see the module's docstring)."""
 
-    def __init__(self, app: Flask, store: friend_store.Store, draw: Draw):
-        self.app, self.store, self.draw = app, store, draw
+    def __init__(self, app: Flask, store: friend_store.Store, draw: Draw, role_of: RoleOf):
+        self.app, self.store, self.draw, self.role_of = app, store, draw, role_of
         config = app.config
         self.per_client = config["FRIEND_STREAMS_PER_CLIENT"]
         self.per_game = config["FRIEND_STREAMS_PER_GAME"]
@@ -181,9 +189,9 @@ class Relay:
         self._lock = threading.Lock()
         _relays.add(self)
 
-    def gone(self, code: str) -> bytes:
+    def gone(self, code: str, site: str) -> bytes:
         """The event that tells a page its game expired, and offers a new one."""
-        html = self.draw(code, None, WATCHING, None, "gone")
+        html = self.draw(code, None, WATCHING, None, "gone", site)
         return f"retry: {GONE_RETRY_MS}\n".encode() + event("gone", html, "gone")
 
     def refusal(self, code: str, client: str) -> bytes | None:
@@ -196,7 +204,7 @@ class Relay:
             return FULL
         return None
 
-    def join(self, code: str, stream: Stream) -> Feed:
+    def join(self, code: str, stream: Stream, site: str) -> Feed:
         """Add ``stream`` to its game's feed, starting the feed if it is the game's first here."""
         with self._lock:
             self.open += 1
@@ -204,7 +212,7 @@ class Relay:
             feed = self.feeds.get(code)
             starts = feed is None
             if feed is None:
-                feed = self.feeds[code] = Feed(self, code)
+                feed = self.feeds[code] = Feed(self, code, site)
             feed.streams[stream] = None
         if starts:
             threading.Thread(target=feed.run, name=f"feed {code[:6]}", daemon=True).start()
@@ -228,13 +236,13 @@ class Relay:
             feed.streams.pop(stream, None)
             last_of_seat = stream.role != WATCHING and all(other.role != stream.role for other in feed.streams)
         if last_of_seat and not self.stopping:
-            presence.of(self.store).leave(feed.code, stream.role)
+            presence.of_store(self.store).leave(feed.code, stream.role)
             self.store.waiters.wake(feed.code)  # this worker's other pages hear of it at once
         feed.wake.set()
 
     def beat(self) -> None:
         """Every few seconds, one write for the seats of every game this worker holds streams of."""
-        here = presence.of(self.store)
+        here = presence.of_store(self.store)
         while not self.stopping:
             rows = [(feed.code, seat) for feed in list(self.feeds.values()) for seat in feed.seats()]
             here.beat(rows)
@@ -261,28 +269,33 @@ class Relay:
     def response(
         self,
         code: str,
-        seat: str | None,
+        claim: Any,
         client: str,
         last_seen: str,
         once: bool = False,
         connection: socket.socket | None = None,
+        site: str = "http://localhost/",
     ) -> Response:
-        """The stream of game ``code`` for ``seat`` (None for a watcher), or the one event that refuses it. With
-        ``once`` it is a long poll: it ends after its first drawing, or after POLL_SECONDS without one."""
+        """The stream of game ``code`` for the browser whose seat cookie makes ``claim`` (None for a watcher), or
+        the one event that refuses it. With ``once`` it is a long poll: it ends after its first drawing, or after
+        POLL_SECONDS without one."""
         refused = self.refusal(code, client)
+        saved = None
         if refused is None:
             try:
-                if self.store.load(code) is None:
-                    refused = self.gone(code)
+                saved = self.store.load(code)
+                if saved is None:
+                    refused = self.gone(code, site)
             except StoreDown:
                 refused = OFFLINE
-        if refused is not None:
-            return sse_response(iter([refused]))
-        stream = Stream(seat or WATCHING, client, last_seen, connection)
-        return sse_response(self.follow(code, stream, POLL_SECONDS if once else STREAM_SECONDS, once))
+        if refused is not None or saved is None:
+            return sse_response(iter([refused or OFFLINE]))
+        role = WATCHING if claim is None else self.role_of(saved, claim)
+        stream = Stream(role, client, last_seen, connection, claim)
+        return sse_response(self.follow(code, stream, POLL_SECONDS if once else STREAM_SECONDS, once, site))
 
-    def follow(self, code: str, stream: Stream, seconds: float, once: bool) -> Iterator[bytes]:
-        feed = self.join(code, stream)
+    def follow(self, code: str, stream: Stream, seconds: float, once: bool, site: str) -> Iterator[bytes]:
+        feed = self.join(code, stream, site)
         try:
             yield f"retry: {RETRY_MS}\n\n".encode()
             ends = time.monotonic() + seconds
@@ -323,13 +336,13 @@ def sse_response(body: Iterator[bytes]) -> Response:
     return response
 
 
-def of(app: Flask, draw: Draw) -> Relay:
+def for_app(app: Flask, draw: Draw, role_of: RoleOf) -> Relay:
     """This process's relay for ``app`` (made on first use in each process, never in gunicorn's master)."""
     import os
 
     made = app.extensions.get("friend_relay")
     if made is None or made[0] != os.getpid():
-        made = app.extensions["friend_relay"] = (os.getpid(), Relay(app, friend_store.of(app), draw))
+        made = app.extensions["friend_relay"] = (os.getpid(), Relay(app, friend_store.of(app), draw, role_of))
     return made[1]
 
 
