@@ -43,10 +43,10 @@ soak: $(VENV)/.installed
 costs: $(VENV)/.installed
 	$(BIN)/python scripts/request_costs.py
 
-# Attackers sending 15×15 Hard moves and trees as fast as they are answered, in three phases (8 connections from
-# one address; right after a 20 s burst from one address beside 8 attackers with their own addresses; those 8
-# alone), while an honest player plays 15×15 against Hard (docs/serving.md): the goal is 90 % of its moves within
-# 3 s in each phase. About four minutes.
+# Attackers sending 15×15 moves and trees as fast as they are answered, in six phases (searches on new boards from
+# one address, after a burst, from their own addresses; then one remembered move, one remembered tree, and a burst
+# from the player's own address among mixed attackers), while an honest player plays 15×15 against Hard
+# (docs/serving.md): the goal is 90 % of its moves within 3 s in each phase. About nine minutes.
 busy: $(VENV)/.installed
 	$(BIN)/python scripts/busy.py
 

@@ -68,8 +68,23 @@ def when_ready(server):
     gc.freeze()
 
 
+def post_worker_init(worker):
+    """Start the worker's search processes (webapp/web/searches.py): the cores shared by the workers, one at least."""
+    if "webapp.web.game" not in sys.modules:
+        return
+    from webapp.web.costs import start_pool
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    start_pool(worker.wsgi, int(os.environ.get("SEARCH_PROCESSES", max(1, cores // worker.cfg.workers))))
+
+
 def worker_exit(server, worker):
-    """Hand the frozen objects back to the collector: with them frozen, a graceful stop printed a traceback."""
+    """Stop the worker's search processes; hand the frozen objects back to the collector (with them frozen, a
+    graceful stop printed a traceback)."""
+    if "webapp.web.game" in sys.modules:
+        from webapp.web.costs import stop_pool
+
+        stop_pool(worker.wsgi)
     gc.unfreeze()
 
 

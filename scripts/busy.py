@@ -1,22 +1,28 @@
 """Busy attackers against the production server: does an honest player still get Hard's answers in time?
 
 Starts the Procfile's server (two workers, PROXY_COUNT=0 so that each client is known by its own address) and runs
-three phases on it, one after the other. In each, attackers send the heaviest big-board requests as fast as the
-answers come back, ignoring Retry-After (15×15 Hard moves through the JSON API on fresh positions, and 15×15 trees
-three moves deep), while an honest player plays 15×15 against Hard through the page's forms, thinking a moment
-before each move, and another checks /healthz and plays 3×3:
+six phases on it, one after the other. In each, attackers send big-board requests as fast as the answers come back,
+ignoring Retry-After, while an honest player plays 15×15 against Hard through the page's forms on boards the server
+has not seen, thinking a moment before each move, and another checks /healthz. In the first three the attackers
+search (15×15 Hard moves through the JSON API on fresh positions, and 15×15 trees three moves deep); in the last
+three they mostly ask for what the server has answered before (one 15×15 move, one tree page), which costs little:
 
 1. **one address**: FLOOD connections, all from one address;
 2. **after a burst**: ATTACKERS clients, each from an address of its own (a fair load), joined for BURST seconds by
    FLOOD connections from one address; only the honest moves asked for after the burst count;
-3. **own addresses**: the ATTACKERS alone.
+3. **own addresses**: the ATTACKERS alone;
+4. **a remembered move**: FLOOD connections from one other address, repeating one move;
+5. **a remembered tree**: the same, repeating one /tree page;
+6. **after a burst of its own**: FLOOD connections from the honest player's own address repeat remembered requests
+   for BURST seconds, beside ATTACKERS clients with their own addresses looping on remembered and new requests
+   (either kind, move or tree); only the honest moves asked for after the burst count.
 
 The attackers run in a process of their own, so that they do not take the honest player's turns at the interpreter.
 For each phase: how many of the honest player's moves were answered within 3 s (the goal: 90 %), the answers'
 median and worst, the health checks' p99 (the goal: under 1 s), and what the attackers got.
 A measurement, not a test (tests/test_attacks.py has the short version): `make busy`.
 
-    python scripts/busy.py [--seconds 60] [--attackers 8] [--flood 8] [--burst 20] [--phases 1,2,3]
+    python scripts/busy.py [--seconds 60] [--attackers 8] [--flood 8] [--burst 20] [--phases 1,2,3,4,5,6]
 """
 
 from __future__ import annotations
@@ -72,32 +78,48 @@ def random_board(rng: random.Random, n: int, stones: int) -> str:
     return "".join("X" if i in cells[0::2] else "O" if i in cells[1::2] else "." for i in range(n * n))
 
 
-def attacker(port: int, number: int, source: str, until: float, got: collections.Counter) -> None:
-    """Costly requests from ``source``, back to back, until the clock reads ``until``."""
+# The one position the "remembered" attackers ask about, so that the server has answered it before.
+REMEMBERED = random_board(random.Random(2026), 15, 10)
+
+
+def tree_path(rng: random.Random, board: str) -> str:
+    free = [i for i, c in enumerate(board) if c == "." and 80 <= i <= 144]
+    return ".".join(map(str, rng.sample(free, 3)))
+
+
+def attacker(port: int, number: int, source: str, until: float, got: collections.Counter, kind: str = "new") -> None:
+    """Requests of ``kind`` from ``source``, back to back, until the clock reads ``until``: searches on fresh
+    positions ("new"), the REMEMBERED position's move or tree ("remembered move", "remembered tree"), or any of these
+    at random ("mixed")."""
     rng = random.Random(number)
+    remembered_path = tree_path(random.Random(2026), REMEMBERED)
     while time.monotonic() < until:
-        board = random_board(rng, 15, rng.choice((8, 10, 12)))
+        ask = kind
+        if kind == "new":
+            ask = "new move" if number % 2 else "new tree"
+        elif kind == "mixed":
+            ask = rng.choice(("new move", "new tree", "remembered move", "remembered tree"))
+        board = REMEMBERED if ask.startswith("remembered") else random_board(rng, 15, rng.choice((8, 10, 12)))
         try:
-            if number % 2:
+            if ask.endswith("move"):
                 body = json.dumps({"board": board, "level": "minimax"})
                 status = send(port, "POST", "/api/move", body, {"Content-Type": "application/json"}, source)[0]
             else:
-                free = [i for i, c in enumerate(board) if c == "." and 80 <= i <= 144]
-                path = ".".join(map(str, rng.sample(free, 3)))
+                path = remembered_path if ask.startswith("remembered") else tree_path(rng, board)
                 status = send(port, "GET", "/tree?" + urlencode({"board": board, "path": path}), source=source)[0]
             got[status] += 1
         except OSError:
             got["connection error"] += 1
 
 
-def attack(port: int, plan: list[tuple[str, str, float]]) -> dict[str, collections.Counter]:
-    """Run in the attackers' process: one connection for each (group, source, seconds) of ``plan``, all starting
+def attack(port: int, plan: list[tuple[str, str, float, str]]) -> dict[str, collections.Counter]:
+    """Run in the attackers' process: one connection for each (group, source, seconds, kind) of ``plan``, all starting
     now; what each group got."""
     start = time.monotonic()
-    got = {group: collections.Counter[str]() for group, _, _ in plan}
+    got = {group: collections.Counter[str]() for group, _, _, _ in plan}
     threads = [
-        threading.Thread(target=attacker, args=(port, number, source, start + seconds, got[group]), daemon=True)
-        for number, (group, source, seconds) in enumerate(plan)
+        threading.Thread(target=attacker, args=(port, number, source, start + seconds, got[group], kind), daemon=True)
+        for number, (group, source, seconds, kind) in enumerate(plan)
     ]
     for thread in threads:
         thread.start()
@@ -163,16 +185,16 @@ def health_checks(port: int, stop: threading.Event, watch: Watch) -> None:
 
 @dataclass
 class Phase:
-    """One phase: its name, the attackers' plan (group, source, seconds from the phase's start), and the seconds
-    from its start after which the honest moves count."""
+    """One phase: its name, the attackers' plan (group, source, seconds from the phase's start, kind), and the
+    seconds from its start after which the honest moves count."""
 
     name: str
-    plan: list[tuple[str, str, float]]
+    plan: list[tuple[str, str, float, str]]
     counted_from: float
 
     @property
     def seconds(self) -> float:
-        return max(seconds for _, _, seconds in self.plan)
+        return max(seconds for _, _, seconds, _ in self.plan)
 
 
 def phases(args) -> list[Phase]:
@@ -180,15 +202,37 @@ def phases(args) -> list[Phase]:
     measured = RAMP_SECONDS + args.seconds
     after_burst = RAMP_SECONDS + args.burst
     return [
-        Phase(f"one address, {args.flood} connections", [("flood", FLOODER, measured)] * args.flood, RAMP_SECONDS),
+        Phase(
+            f"one address, {args.flood} connections", [("flood", FLOODER, measured, "new")] * args.flood, RAMP_SECONDS
+        ),
         Phase(
             f"after a {args.burst:.0f} s burst of {args.flood} connections from one address, "
             f"beside {args.attackers} attackers with their own addresses",
-            [("own", a, after_burst + args.seconds) for a in own] + [("burst", FLOODER, after_burst)] * args.flood,
+            [("own", a, after_burst + args.seconds, "new") for a in own]
+            + [("burst", FLOODER, after_burst, "new")] * args.flood,
             after_burst,
         ),
         Phase(
-            f"{args.attackers} attackers, each with its own address", [("own", a, measured) for a in own], RAMP_SECONDS
+            f"{args.attackers} attackers, each with its own address",
+            [("own", a, measured, "new") for a in own],
+            RAMP_SECONDS,
+        ),
+        Phase(
+            f"one other address, {args.flood} connections repeating a remembered move",
+            [("flood", FLOODER, measured, "remembered move")] * args.flood,
+            RAMP_SECONDS,
+        ),
+        Phase(
+            f"one other address, {args.flood} connections repeating a remembered /tree page",
+            [("flood", FLOODER, measured, "remembered tree")] * args.flood,
+            RAMP_SECONDS,
+        ),
+        Phase(
+            f"after a {args.burst:.0f} s burst of {args.flood} connections from the honest player's own address, "
+            f"beside {args.attackers} attackers with their own addresses on remembered and new requests",
+            [("own", a, after_burst + args.seconds, "mixed") for a in own]
+            + [("burst", PLAYER, after_burst, "mixed")] * args.flood,
+            after_burst,
         ),
     ]
 
@@ -242,7 +286,7 @@ def main() -> int:
     parser.add_argument("--attackers", type=int, default=8, help="clients, each with its own address")
     parser.add_argument("--flood", type=int, default=8, help="connections from one address")
     parser.add_argument("--burst", type=float, default=20, help="seconds of the one address's burst")
-    parser.add_argument("--phases", default="1,2,3", help="which phases to run, by number")
+    parser.add_argument("--phases", default="1,2,3,4,5,6", help="which phases to run, by number")
     args = parser.parse_args()
     chosen = [phase for number, phase in enumerate(phases(args), start=1) if str(number) in args.phases.split(",")]
     server, port = procfile_server.start(env={"PROXY_COUNT": "0"})

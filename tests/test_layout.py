@@ -101,7 +101,12 @@ def test_an_f_string_import_stands_for_every_module_it_can_name():
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_every_module_names_what_it_imports(path):
     # A module named at run time would slip past the circle and vocabulary checks.
-    assert UNKNOWN not in imports(path)
+    assert UNKNOWN not in imports(path) or path.relative_to(PACKAGE) in NAMED_AT_RUN_TIME
+
+
+# The one module allowed to import by a name it is given: a search process loads the app from the factory name
+# gunicorn was given, as gunicorn itself does, so that the serving layer names nothing of the game.
+NAMED_AT_RUN_TIME = {Path("web/searches.py")}
 
 
 def test_the_top_of_the_package_holds_a_few_parts():
@@ -201,8 +206,6 @@ SHARED_NAMES = {
     "Budget": "engine",
     "OutOfBudget": "engine",
     "Outlook": "engine's big.threats.Outlook beside learn.grading.Outlook",
-    # Until the serving and friend branches land: both modules are theirs.
-    "client_key": "web.costs and web.friend_store",
 }
 
 

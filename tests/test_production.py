@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import re
 import runpy
+import secrets
 import signal
 import socket
 import subprocess
@@ -276,3 +278,59 @@ def test_a_win_is_never_lost_to_a_request_sent_beside_it(production, other):
         last = "the win" if arrived[-1][0] == 0 else other
         assert x_wins_shown(visitor) == won, f"race {won}: the win was lost, {last} answered last"
         body = visitor.keep(visitor.send("/"))
+
+
+def children_of(parents: set[int]) -> set[int]:
+    """The process ids of the children of ``parents``, from /proc."""
+    children = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) in parents:
+            children.add(int(stat.parent.name))
+    return children
+
+
+def search_processes(server: Gunicorn) -> set[int]:
+    """The search processes of the server's two workers, once both have booted and started theirs (one at least)."""
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        workers = workers_of(server)
+        pool = children_of(workers)
+        if len(workers) == 2 and len(pool) >= len(workers):  # the cores shared by the workers
+            return pool
+        time.sleep(0.05)
+    pytest.fail(f"the workers have {len(pool)} search processes:\n{server.output()}")
+
+
+def ended(pid: int) -> bool:
+    """Whether process ``pid`` ends (or is left a zombie for its reaper) within STARTUP_SECONDS."""
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "ZX":
+                return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_big_board_search_runs_in_a_workers_search_process_and_those_end_with_the_server():
+    server = Gunicorn(server_environment(SECRET_KEY=secrets.token_hex(32)))
+    try:
+        server.wait_until_healthy()
+        pool = search_processes(server)
+        settle(pool)
+        before = cpu_seconds(pool)
+        board = "." * 112 + "X" + "." * 111 + "O"
+        move = json.dumps({"board": board, "level": "minimax"})
+        assert request(server.port, "POST", "/api/move", raw=move, timeout=60)[0] == 200
+        assert cpu_seconds(pool) > before
+        server.process.send_signal(signal.SIGTERM)
+        server.process.wait(timeout=60)
+    finally:
+        server.stop()
+    assert all(ended(pid) for pid in pool)

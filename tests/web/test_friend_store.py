@@ -109,8 +109,8 @@ def test_a_waiter_with_an_old_version_returns_at_once_and_one_with_nothing_new_t
 
 
 def test_client_keys_are_keyed_hashes_of_the_address():
-    key = friend_store.client_key("secret", "203.0.113.7")
-    assert "203" not in key and key == friend_store.client_key("secret", "203.0.113.7")
+    key = friend_store.hashed_client("secret", "203.0.113.7")
+    assert "203" not in key and key == friend_store.hashed_client("secret", "203.0.113.7")
 
 
 def test_a_sqlite_file_that_cannot_be_opened_is_a_store_down(tmp_path):

@@ -245,3 +245,29 @@ def test_the_queue_remembers_a_bounded_number_of_clients(monkeypatch):
         assert len(line.ends) <= 50 + 1
     line.leave(running.client)
     assert line.ends == {}  # idle: everyone starts again equal
+
+
+@pytest.mark.parametrize("abandoned", [True, False], ids=["its-client-gone", "answered"])
+def test_a_request_held_behind_its_clients_search_goes_on_only_if_that_search_was_abandoned(abandoned):
+    line = queue(hold=60.0)
+    start(line, "a")
+    outcome = {}
+
+    def again():
+        try:
+            line.begin("a")
+            outcome["claimed"] = True
+        except Busy:
+            outcome["claimed"] = False
+
+    claim, held = line.searching["a"], threading.Event()
+    wait = claim.ended.wait
+    claim.ended.wait = lambda seconds: held.set() or wait(seconds)  # tells us when the request is held
+    thread = threading.Thread(target=again, daemon=True)
+    thread.start()
+    assert held.wait(10)
+    line.leave("a", abandoned=abandoned)
+    thread.join(10)
+    # A page that gave up waiting and asked again is served; a second search beside an answered one is not.
+    assert outcome["claimed"] is abandoned
+    assert ("a" in line.searching) is abandoned

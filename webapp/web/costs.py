@@ -19,7 +19,10 @@ gets its own:
   request whose wait would be too long is answered 429 with Retry-After, before its game changed. Cheap
   requests (every 3×3 move, the pages, the health check) never search long enough to ask for a place;
 * **an end when its client goes**: a search whose client has closed its connection leaves the line, or
-  stops at its next pause, and gives its place back at once.
+  stops at its next pause, and gives its place back at once; its client's next request is not refused for it;
+* **a process of its own**: where the server has a search pool (``start_pool``, the Procfile's server), a
+  request that has its place runs again from the start in one of the pool's processes (``webapp.web.searches``),
+  holding its place meanwhile, and the web worker only waits for the answer, serving others.
 
 A request asks for its place at its first pause: only a search that runs for a few milliseconds
 pauses at all, so no list of routes or boards has to say in advance which requests are costly.
@@ -32,11 +35,14 @@ import select
 import socket
 import sys
 import time
+from collections.abc import Callable, Iterable
 from functools import cached_property
 
 from flask import Flask, g, request
+from werkzeug.exceptions import HTTPException
 
 from webapp.engine import pacing
+from webapp.web import searches
 from webapp.web.places import ClientGone, SearchQueue
 
 # All the searches of one request together, in CPU seconds of that request alone: rendering and the
@@ -56,19 +62,25 @@ class RequestClock:
     # The thread's, not the process's: with threads (`flask run`, the browser tests' server) the process's
     # time counts every other request's work too and would end a search early; under gevent one thread runs
     # every greenlet, and what the others did while this request paused is left out.
-    def __init__(self, clock=time.thread_time):
+    def __init__(self, clock: Callable[[], float] = time.thread_time):
         self._clock = clock
         self._used = 0.0
-        self._since = clock()
+        self._since: float | None = clock()
 
     def __call__(self) -> float:
-        return self._used + self._clock() - self._since
+        return self._used + (0.0 if self._since is None else self._clock() - self._since)
 
     def stop(self) -> None:
-        self._used += self._clock() - self._since
+        if self._since is not None:
+            self._used += self._clock() - self._since
+            self._since = None
 
     def start(self) -> None:
         self._since = self._clock()
+
+    def add(self, seconds: float) -> None:
+        """Count CPU seconds this request spent in another process."""
+        self._used += seconds
 
     def spent(self) -> float:
         """The seconds counted up to the last stop: what another request may read of this one, whose clock reads
@@ -133,21 +145,43 @@ def connection_closed(connection: socket.socket | None) -> bool:
         return True
 
 
-class RequestPace:
-    """The pace of one request's searches (see the module's docstring)."""
+class Elsewhere(HTTPException):
+    """This request's search has its place and runs again in the search pool; never sent (``Offloading``)."""
 
-    def __init__(self, places: SearchQueue, address: str | None, connection: socket.socket | None = None):
+    code = 503
+
+
+class RequestPace:
+    """The pace of one request's searches (see the module's docstring).
+
+    ``call`` is the request as it arrived, to run again in ``pool`` once it has its place (None: it searches here);
+    ``cancelled`` says whether a pool's parent has given up on this request (in a pool's process).
+    """
+
+    def __init__(
+        self,
+        places: SearchQueue,
+        address: str | None,
+        connection: socket.socket | None = None,
+        *,
+        call: searches.Call | None = None,
+        pool: searches.SearchPool | None = None,
+        cancelled: Callable[[], bool] | None = None,
+        spent: float = 0.0,
+    ):
         self.places, self.address, self.connection = places, address, connection
+        self.call, self.pool, self.cancelled = call, pool, cancelled
         self.clock = RequestClock()
-        self.claimed = self.placed = False
+        self.claimed = self.placed = self.abandoned = self.elsewhere = False
         self.pace = pacing.Pace(self.clock, self.pause, self.clock() + REQUEST_SECONDS, self.begin)
+        self.clock.add(spent)  # what the request cost its web worker before it came to a pool's process
 
     @cached_property
     def client(self) -> str:
         return client_key(self.address)
 
     def gone(self) -> bool:
-        return connection_closed(self.connection)
+        return connection_closed(self.connection) or (self.cancelled is not None and self.cancelled())
 
     def begin(self) -> None:
         if self.claimed:
@@ -168,31 +202,126 @@ class RequestPace:
             if not self.placed:
                 self.places.enter(self.client, self.clock.spent, self.gone)
                 self.placed = True
+                if self.pool is not None and self.call is not None:
+                    self.elsewhere = True
+                    raise Elsewhere()
             _yield_to_others()
+        except ClientGone:
+            self.abandoned = True
+            raise
         finally:
             self.clock.start()
 
     def end(self) -> None:
         if self.claimed:
             self.clock.stop()
-            self.places.leave(self.client)
+            self.places.leave(self.client, abandoned=self.abandoned)
             self.claimed = self.placed = False
+
+    def run_elsewhere(self, start_response: Callable) -> Iterable[bytes]:
+        """Run this request again in the pool, in the place it holds, and answer what the pool's process answered;
+        the place is given back whatever happens."""
+        assert self.pool is not None and self.call is not None
+        self.call.environ[SPENT] = repr(self.clock.spent())
+        try:
+            answer = self.pool.run(self.call, self.gone)
+            self.clock.add(answer.seconds)
+            start_response(answer.status, answer.headers)
+            return [answer.body]
+        except searches.Cancelled:
+            self.abandoned = True
+            start_response("499 Client Closed Request", [("Content-Length", "0")])
+            return [b""]
+        except searches.Crashed:
+            start_response("503 Service Unavailable", [("Content-Type", "text/plain; charset=utf-8"), RETRY])
+            return [CRASHED.encode()]
+        finally:
+            self.end()
+
+
+RETRY = ("Retry-After", "1")
+CRASHED = "The computer's search stopped unexpectedly, so nothing was played. Try again: your game is as you left it."
+
+
+class Offloading:
+    """WSGI middleware, outermost: keeps each request as it arrived, and answers one whose search went to the pool
+    (see ``Elsewhere``) from there, throwing away what the app began to answer here."""
+
+    def __init__(self, wsgi_app: Callable, app: Flask):
+        self.wsgi_app, self.app = wsgi_app, app
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        if self.app.extensions.get("search_pool") is None:
+            return self.wsgi_app(environ, start_response)
+        environ[CALL] = searches.call_of(environ)
+        held: list = []
+
+        def hold(status: str, headers: list, exc_info: object = None) -> Callable:
+            held[:] = [status, headers, exc_info]
+            return lambda data: None  # the app never writes; it returns its body
+
+        result = self.wsgi_app(environ, hold)
+        paced = environ.get(ELSEWHERE)
+        if paced is None:
+            start_response(*held)
+            return result
+        if hasattr(result, "close"):
+            result.close()
+        return paced.run_elsewhere(start_response)
+
+
+CALL, ELSEWHERE, SPENT = "costs.call", "costs.elsewhere", "costs.spent"
+
+
+def start_pool(app: Flask, processes: int, factory: str = "webapp.web.warm:warmed_app") -> searches.SearchPool:
+    """Give ``app`` a pool of ``processes`` search processes (as many places as processes), started now: in a
+    gevent worker, after it was patched and forked."""
+    pool = searches.SearchPool(processes, factory)
+    pool.start()
+    app.extensions["search_places"].searches = processes
+    app.extensions["search_pool"] = pool
+    return pool
+
+
+def stop_pool(app: Flask) -> None:
+    """Stop ``app``'s search processes, if it has any."""
+    pool = app.extensions.pop("search_pool", None)
+    if pool is not None:
+        pool.close()
 
 
 def init_app(app: Flask) -> None:
     """Give each request its pace, and free its search's place when it ends, whatever happened."""
     places = app.extensions["search_places"] = SearchQueue()
+    app.wsgi_app = Offloading(app.wsgi_app, app)  # type: ignore[method-assign]
 
     @app.before_request
-    def pace_the_request():
+    def pace_the_request() -> None:
         # gunicorn's own socket for the request, or the development server's: to see whether the client left.
-        connection = request.environ.get("gunicorn.socket") or request.environ.get("werkzeug.socket")
-        paced = RequestPace(places, request.remote_addr, connection)
+        environ = request.environ
+        connection = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+        paced = RequestPace(
+            places,
+            request.remote_addr,
+            connection,
+            call=environ.get(CALL),
+            pool=app.extensions.get("search_pool"),
+            cancelled=environ.get(searches.CANCELLED),
+            spent=float(environ.get(SPENT, 0.0)) if searches.CANCELLED in environ else 0.0,
+        )
         g.pace, g.pace_token = paced, pacing.install(paced.pace)
 
+    @app.errorhandler(Elsewhere)
+    def run_elsewhere(error: Elsewhere) -> tuple[str, int]:
+        request.environ[ELSEWHERE] = g.pace
+        return "", 503  # thrown away by Offloading
+
     @app.teardown_request
-    def end_the_pace(error=None):
+    def end_the_pace(error: BaseException | None = None) -> None:
         paced = g.pop("pace", None)
         if paced is not None:
-            paced.end()
+            if paced.elsewhere:
+                paced.clock.stop()  # its place is Offloading's to give back, after the pool's answer
+            else:
+                paced.end()
             pacing.uninstall(g.pop("pace_token"))

@@ -182,7 +182,7 @@ def start(board: str | None):
     secret = current_app.secret_key
     assert isinstance(secret, str), "settings.require_secret_key starts no app without a key"
     # Counted per client as the search queue counts them: an IPv4 address, or an IPv6 /64.
-    client = friend_store.client_key(secret, costs.client_key(request.remote_addr))
+    client = friend_store.hashed_client(secret, costs.client_key(request.remote_addr))
     try:
         wait = store().creation_wait(client, current_app.config["FRIEND_CREATIONS_PER_MINUTE"])
         if wait:

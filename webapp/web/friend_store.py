@@ -520,10 +520,10 @@ def seconds(duration: float) -> int:
     return max(1, math.ceil(duration))
 
 
-def client_key(secret: str, address: str) -> str:
+def hashed_client(secret: str, address: str) -> str:
     """A client's address as the creation count keeps it: keyed and hashed, never the address itself.
 
-    >>> len(client_key("key", "203.0.113.7")), client_key("key", "a") == client_key("other key", "a")
+    >>> len(hashed_client("key", "203.0.113.7")), hashed_client("key", "a") == hashed_client("other key", "a")
     (32, False)
     """
     return hashlib.blake2b(address.encode(), key=secret.encode()[:64], digest_size=16).hexdigest()

@@ -1,12 +1,13 @@
 """The places for searches in one worker: a fair queue, counted in CPU seconds, that says how long a wait will be.
 
-A worker has one CPU, so it runs SEARCHES at once; more would only take turns at their pauses. A client has one
+A worker runs SEARCHES at once (one per process of its search pool, where it has one). A client has one
 search under way at a time: a request whose client has another (running, waiting, or begun) is refused before
 its first step, its answer held until that search ends (at most HOLD seconds, costing no CPU), so that a client
-cannot make the worker answer refusals as fast as it can ask. A search that finds every place taken waits in
-line, in the order of each search's start tag (start-time fair queueing): a client's tag is the later of the
-queue's own time and the end of its own last search, so clients that search alike wait in arrival order, and a
-client that searches back to back waits behind those it has already been served before. A search whose wait
+cannot make the worker answer refusals as fast as it can ask; unless that search ended because its client had gone
+(a page that gave up waiting and asked again), when the new request takes the claim. A search that finds every
+place taken waits in line, in the order of each search's start tag (start-time fair queueing): a client's tag is
+the later of the queue's own time and the end of its own last search, so clients that search alike wait in arrival
+order, and a client that searches back to back waits behind those it has already been served before. A search whose wait
 would pass LIMIT is refused at once, with the wait it would have had. A search whose client has gone leaves the
 line at once.
 
@@ -84,6 +85,14 @@ class _Waiter:
 
 
 @dataclass
+class _Claim:
+    """A client's one search under way: ``ended`` is set when it ends, ``abandoned`` first if its client had gone."""
+
+    ended: threading.Event = field(default_factory=lambda: threading.Event())
+    abandoned: bool = False
+
+
+@dataclass
 class _Running:
     tag: float
     spent: Callable[[], float]  # the CPU seconds its request has used so far
@@ -95,7 +104,7 @@ class SearchQueue:
 
     def __init__(self, searches: int = SEARCHES, limit: float = LIMIT, hold: float = HOLD):
         self.searches, self.limit, self.hold = searches, limit, hold
-        self.searching: dict[str, threading.Event] = {}  # client -> set when its search under way ends
+        self.searching: dict[str, _Claim] = {}  # client -> its search under way
         self.running: dict[str, _Running] = {}
         self.waiting: list[_Waiter] = []  # by tag, then by arrival
         self.ends: dict[str, float] = {}  # client -> the tag its next search starts from, if later than now
@@ -109,10 +118,13 @@ class SearchQueue:
         with self.lock:
             other = self.searching.get(client)
             if other is None:
-                self.searching[client] = threading.Event()
+                self.searching[client] = _Claim()
                 return
-        other.wait(self.hold)
+        other.ended.wait(self.hold)
         with self.lock:
+            if other.abandoned and client not in self.searching:
+                self.searching[client] = _Claim()
+                return
             raise Busy(self._left_of(client))
 
     def enter(self, client: str, spent: Callable[[], float], gone: Callable[[], bool] = _never) -> None:
@@ -141,13 +153,15 @@ class SearchQueue:
                     self.waiting.remove(waiter)
                 raise ClientGone()
 
-    def leave(self, client: str) -> None:
-        """``client``'s search is over, placed or not: give back its claim and its place, and start the next in line."""
+    def leave(self, client: str, abandoned: bool = False) -> None:
+        """``client``'s search is over, placed or not (``abandoned``: because its client had gone): give back its
+        claim and its place, and start the next in line."""
         woken = []
         with self.lock:
             claim = self.searching.pop(client, None)
             if claim is not None:
-                woken.append(claim)
+                claim.abandoned = abandoned
+                woken.append(claim.ended)
             search = self.running.pop(client, None)
             if search is not None:
                 took = max(0.0, search.spent() - search.started)
