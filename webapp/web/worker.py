@@ -45,6 +45,7 @@ from gevent.event import Event
 from gunicorn.http.errors import LimitRequestHeaders, NoMoreData
 from gunicorn.workers.ggevent import GeventWorker
 
+from webapp.web import relay
 from webapp.web.security import BODY_BYTES, DRAIN_BYTES, discard
 
 IDLE_SECONDS = float(os.environ.get("CLIENT_IDLE_SECONDS", "10"))
@@ -296,6 +297,11 @@ class GameWorker(GeventWorker):
             if self.peak - self.connections >= RELEASE_AFTER:
                 trim(0)
                 self.peak = self.connections
+
+    def handle_exit(self, sig, frame) -> None:
+        # Open pages' streams would hold the stop until graceful_timeout: they end now, and the pages reconnect.
+        super().handle_exit(sig, frame)
+        gevent.spawn(relay.stop_all)
 
     def handle(self, listener, client: socket.socket, addr):
         # The socket's class gains the deadlines: gunicorn reads and writes through these very methods.
