@@ -17,6 +17,7 @@ from struct import Struct
 from typing import TYPE_CHECKING
 
 from webapp.engine.boards import DEFAULT, board_for, is_exact_board, position
+from webapp.engine.parameters import OPEN_LINE, THREAT
 from webapp.engine.rules import EMPTY, GameOverError, Geometry, O, Position, X, canonical_board, geometry, other
 from webapp.engine.search import Solver, lookahead_scores
 
@@ -29,9 +30,6 @@ LEVELS = ("random", "one-ply", "minimax")
 # Terminal values dwarf static ones, so a win always outranks a heuristic, and they grow
 # with the empty cells left, so a faster win (and a slower loss) is worth more.
 WIN = 100
-# What one-ply sees when the side to move can win at once: worse than any quiet
-# position and better than a finished loss.
-THREAT = 60
 
 
 class UnknownLevelError(ValueError):
@@ -206,7 +204,7 @@ def static_value(pos: Position) -> int:
             open_lines += 1
         if me not in marks:
             open_lines -= 1
-    return 4 * open_lines + _placement(board, g.n, me) - _placement(board, g.n, them)
+    return OPEN_LINE * open_lines + _placement(board, g.n, me) - _placement(board, g.n, them)
 
 
 def _placement(board: str, n: int, mark: str) -> int:

@@ -33,8 +33,7 @@ def solve_every_position() -> None:
 
 def load_the_big_boards_engine() -> None:
     """The 7×7 and 15×15 engine, which the solver imports on first use: loaded once here, shared by the workers."""
-    solver.threats  # noqa: B018 (the name's first use imports its module)
-    solver.View  # noqa: B018
+    solver.load_big_boards_engine()
 
 
 COLD_COSTS: dict[str, Callable[[], object]] = {

@@ -15,18 +15,16 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Protocol
 
+from webapp.engine.answers import MATE, MATE_BOUND
 from webapp.engine.big.budget import Exhausted, Meter, OutOfBudget
 from webapp.engine.big.lines import DOUBLE_W as DOUBLE
 from webapp.engine.big.lines import FOUR_W as FOUR
 from webapp.engine.big.moves import width
-from webapp.engine.big.parameters import FORCED_PLIES, INNER_NODES, LEAF_DEPTH, LEAF_NODES, TABLE_LIMIT
+from webapp.engine.big.parameters import FORCED_PLIES, INNER_NODES, LEAF_DEPTH, LEAF_NODES, MAX_DEPTH, TABLE_LIMIT
 from webapp.engine.big.threats import ThreatSearch
 
 __all__ = ["INF", "MATE", "MATE_BOUND", "AlphaBeta", "ThreatGame"]
 
-MATE = 10**9
-# Values beyond this are wins or losses, not static judgements.
-MATE_BOUND = MATE - 10_000
 INF = MATE + 1
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -76,7 +74,7 @@ def _other(mark: str) -> str:
 class AlphaBeta:
     """One move's alpha-beta: its transposition table and caches, its nodes counted on the move's ``meter``."""
 
-    def __init__(self, game: ThreatGame, meter: Meter, depth: int = 64):
+    def __init__(self, game: ThreatGame, meter: Meter, depth: int = MAX_DEPTH):
         self.game, self.meter, self.depth = game, meter, depth
         self.table: dict = {}
         # What ``fours`` found in each position it was asked about: the alpha-beta asks again of the same nodes at

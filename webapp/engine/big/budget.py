@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from webapp.engine import pacing
+from webapp.engine.answers import OutOfBudget
 from webapp.engine.big import parameters
 
 __all__ = ["DEFAULT_BUDGET", "Budget", "Exhausted", "Meter", "OutOfBudget"]
@@ -37,14 +38,15 @@ class Budget:
     does not start deeper iterations there. The iteration started last still runs until it ends or the time
     limits stop it, so the clock can still cut it.
 
-    ``first_nodes``, if given, is the first player's (X's) budget of nodes: see ``for_mover``. A budget of nodes ends
-    each step by its share of them (``hard.Move.share``); where it has seconds too, they end only the move as a whole.
+    ``first_nodes``, if given, is the first player's (X's) budget of nodes: see ``for_mover``. A budget of nodes
+    ends each step by its share of them (``hard.MoveSearch.share``); where it has seconds too, they end only the
+    move as a whole.
     """
 
     seconds: float | None = None
     nodes: int | None = None
-    depth: int = 64
-    start_fraction: float = 0.3
+    depth: int = parameters.MAX_DEPTH
+    start_fraction: float = parameters.START_FRACTION
     clock: Callable[[], float] | None = None
     own_fraction: float = parameters.OWN_FRACTION
     their_fraction: float = parameters.THEIR_FRACTION
@@ -84,17 +86,12 @@ class Budget:
 # one cut short before its last checks; X's nodes fit inside the seconds on a machine of ordinary speed.
 DEFAULT_BUDGET = Budget(
     seconds=parameters.SECONDS,
-    start_fraction=parameters.START_FRACTION,
     opening_stones=parameters.OPENING_STONES,
     opening_nodes=parameters.OPENING_NODES,
     first_nodes=parameters.FIRST_NODES,
     early_stones=parameters.EARLY_STONES,
     early_nodes=parameters.EARLY_NODES,
 )
-
-
-class OutOfBudget(Exception):
-    """The move's whole budget, of CPU time or of nodes, is spent."""
 
 
 class Exhausted(Exception):

@@ -14,7 +14,7 @@ Each move goes in this order, each step within its share of the budget:
 6. the move it prefers is checked for the opponent's forced wins before it is played; one that loses
    to them gives way to the next.
 
-A move is one ``Move``: the position, its budget, the one meter every search of the move counts on, and each
+A move is one ``MoveSearch``: the position, its budget, the one meter every search of the move counts on, and each
 step's share of them, with the steps themselves. The threat searches are ``threats.py``'s, the alpha-beta
 ``alphabeta.py``'s; the budget's figures are in ``parameters.py``.
 """
@@ -28,10 +28,13 @@ from webapp.engine.big.budget import DEFAULT_BUDGET, Budget, Exhausted, Meter, O
 from webapp.engine.big.lines import THREE_W as THREE
 from webapp.engine.big.moves import generate
 from webapp.engine.big.parameters import (
+    NARROW_DIVISOR,
     OWN_NODES,
     PRESS_CANDIDATES,
+    PRESS_FRACTION,
     PRESS_MARGIN,
     PRESS_NODES,
+    REBUT_FRACTION_OF_NODES,
     REBUT_MARGIN,
     REBUT_MOVES,
     REBUT_NODES,
@@ -42,10 +45,10 @@ from webapp.engine.big.parameters import (
     THEIR_NODES,
     THREES,
 )
-from webapp.engine.big.threats import DEPTH, ForcedWin, Outlook, ThreatSearch
+from webapp.engine.big.threats import DEPTH, ForcedWin, ThreatOutlook, ThreatSearch
 from webapp.engine.rules import other
 
-__all__ = ["Move", "Result", "search"]
+__all__ = ["MoveSearch", "Result", "search"]
 
 
 @dataclass
@@ -76,7 +79,7 @@ class Result:
         return self.forced is not None
 
 
-class Move:
+class MoveSearch:
     """One move's search: the position, its budget, the one meter all its searches count on, and each step's share.
 
     Each step has its share of the move's nodes (``share``) and, with a budget of seconds, of its time
@@ -128,7 +131,7 @@ class Move:
         ``nodes`` nodes (and by the clock reading ``until``); None if none was found in that share."""
         return self.outlook(side, nodes, until, threes).win
 
-    def outlook(self, side: str, nodes: int, until: float | None = None, threes: int = THREES) -> Outlook:
+    def outlook(self, side: str, nodes: int, until: float | None = None, threes: int = THREES) -> ThreatOutlook:
         """As ``forced``, and whether the broad search finished within its share (so that None means none exists
         within its bounds) or ran out of it. A narrow search (long chains of dependent threats) goes first, with
         a third of the share."""
@@ -139,16 +142,16 @@ class Move:
         start = meter.nodes
         try:
             try:
-                with meter.share(max(nodes // 3, 1), until):
+                with meter.share(max(nodes // NARROW_DIVISOR, 1), until):
                     win = ThreatSearch(game, side, meter, narrow=True).vct(threes, DEPTH)
                 if win is not None:
-                    return Outlook(win, True)
+                    return ThreatOutlook(win, True)
             except Exhausted:
                 pass
             with meter.share(max(nodes - (meter.nodes - start), 1), until):
-                return Outlook(ThreatSearch(game, side, meter).vct(threes, DEPTH), True)
+                return ThreatOutlook(ThreatSearch(game, side, meter).vct(threes, DEPTH), True)
         except Exhausted:
-            return Outlook(None, False)
+            return ThreatOutlook(None, False)
         finally:
             if passed:
                 game.undo()
@@ -156,7 +159,7 @@ class Move:
 
 def search(game: ThreatGame, budget: Budget = DEFAULT_BUDGET) -> Result:
     """The moves the Hard level prefers in ``game``'s position, within ``budget``."""
-    s = Move(game, budget.for_mover(game.mover))
+    s = MoveSearch(game, budget.for_mover(game.mover))
     me = game.mover
     them = other(me)
 
@@ -178,7 +181,7 @@ def search(game: ThreatGame, budget: Budget = DEFAULT_BUDGET) -> Result:
         return done(game.moves(1), 0, 0, "unfinished")
 
 
-def _choose(s: Move, me: str, them: str, done) -> Result:
+def _choose(s: MoveSearch, me: str, them: str, done) -> Result:
     game, budget = s.game, s.budget
     win = s.forced(me, s.share(OWN_NODES, budget.own_fraction), s.until(budget.own_fraction))
     if win is not None:
@@ -219,7 +222,7 @@ def _choose(s: Move, me: str, them: str, done) -> Result:
     return done(best, scores[first], depth, "search", scores)
 
 
-def _pressing(s: Move, me: str, safe: list[int], scores: dict, checks: Checks) -> int:
+def _pressing(s: MoveSearch, me: str, safe: list[int], scores: dict, checks: Checks) -> int:
     """Of the moves about as good as the first of ``safe`` (and as safe), the best-ranked one after which we would
     have a forced win if we could move again: a threat the opponent must answer, so that we keep the initiative.
     The first of ``safe`` if none is, or if there is no time left to look."""
@@ -235,7 +238,7 @@ def _pressing(s: Move, me: str, safe: list[int], scores: dict, checks: Checks) -
             break
         game.play(move)
         try:
-            threat = s.outlook(me, s.share(PRESS_NODES, 0.02)).win
+            threat = s.outlook(me, s.share(PRESS_NODES, PRESS_FRACTION)).win
         except OutOfBudget:
             break
         finally:
@@ -249,11 +252,11 @@ class Checks:
     """The opponent's threat searches after each of our candidate moves, each kept between rounds so that a
     search given more nodes goes on where it stopped (its table holds what it found)."""
 
-    def __init__(self, s: Move, them: str):
+    def __init__(self, s: MoveSearch, them: str):
         self.s, self.them = s, them
         self.searches: dict[int, tuple[ThreatSearch, ThreatSearch]] = {}
         self.spent: dict[int, int] = {}
-        self.after: dict[int, Outlook] = {}
+        self.after: dict[int, ThreatOutlook] = {}
 
     def settled(self, move: int) -> bool:
         """Whether the search after ``move`` found a win, or finished without one."""
@@ -265,7 +268,7 @@ class Checks:
         check ran out of its share."""
         return self.after[move].hardness if move in self.after else (1, 0, 0)
 
-    def check(self, move: int, nodes: int, until: float | None = None) -> Outlook:
+    def check(self, move: int, nodes: int, until: float | None = None) -> ThreatOutlook:
         """The opponent's outlook after ``move``, its searches run on until they have used ``nodes`` in all: a
         narrow one (long chains of dependent threats) with a third of them, the broad one with the rest."""
         s, game = self.s, self.s.game
@@ -284,18 +287,18 @@ class Checks:
             narrow, broad = searches
             win = None
             try:
-                with s.meter.share(max(more // 3, 1), until):
+                with s.meter.share(max(more // NARROW_DIVISOR, 1), until):
                     win = narrow.vct(THREES, DEPTH)
             except Exhausted:
                 pass
             if win is not None:
-                outlook = Outlook(win, True)
+                outlook = ThreatOutlook(win, True)
             else:
                 try:
                     with s.meter.share(max(more - (s.meter.nodes - start), 1), until):
-                        outlook = Outlook(broad.vct(THREES, DEPTH), True)
+                        outlook = ThreatOutlook(broad.vct(THREES, DEPTH), True)
                 except Exhausted:
-                    outlook = Outlook(None, False)
+                    outlook = ThreatOutlook(None, False)
         finally:
             self.spent[move] = self.spent.get(move, 0) + s.meter.nodes - start
             game.undo()
@@ -303,12 +306,12 @@ class Checks:
         return outlook
 
 
-def _rounds(s: Move) -> list[int]:
+def _rounds(s: MoveSearch) -> list[int]:
     """The nodes a check may have used after each round: a quick look at every candidate first."""
     return [s.share(nodes, fraction) for nodes, fraction in ROUNDS]
 
 
-def _defences(s: Move, checks: Checks, threat: ForcedWin, me: str, moves: list[int]) -> list[int]:
+def _defences(s: MoveSearch, checks: Checks, threat: ForcedWin, me: str, moves: list[int]) -> list[int]:
     """The moves after which the opponent's threat finds no forced win, among those that could stop it: the
     cells of its main line, and our own fours and threes (which it must answer first), the others after. All
     are looked at with a few nodes first, then more, until some are shown to leave no forced win within the
@@ -336,7 +339,7 @@ def _defences(s: Move, checks: Checks, threat: ForcedWin, me: str, moves: list[i
     return finished or held
 
 
-def _unrefuted(s: Move, checks: Checks, me: str, them: str, held: list[int]) -> list[int]:
+def _unrefuted(s: MoveSearch, checks: Checks, me: str, them: str, held: list[int]) -> list[int]:
     """``held`` (the moves that stop the opponent's forced win) without those that leave it the stronger reply.
 
     After each of the first REBUT_MOVES, the opponent is given each of the others: its *pressure* is the share of
@@ -365,7 +368,7 @@ def _unrefuted(s: Move, checks: Checks, me: str, them: str, held: list[int]) -> 
     return [m for m in held if pressure.get(m, lowest) <= lowest + REBUT_MARGIN]
 
 
-def _pressure(s: Move, me: str, them: str, reply: int, until: float | None = None) -> float:
+def _pressure(s: MoveSearch, me: str, them: str, reply: int, until: float | None = None) -> float:
     """After the opponent's ``reply``: the share of our replies tried after which it has a forced win found within
     REBUT_NODES nodes (0 if it has none found to start with). ``Exhausted`` once the clock reads past ``until``
     (checked before each search: the searches themselves end quietly when their share runs out)."""
@@ -376,7 +379,7 @@ def _pressure(s: Move, me: str, them: str, reply: int, until: float | None = Non
             raise Exhausted
         return s.forced(them, nodes)
 
-    nodes = s.share(REBUT_NODES, 0.01)
+    nodes = s.share(REBUT_NODES, REBUT_FRACTION_OF_NODES)
     game.play(reply)
     try:
         threat = forced()
@@ -398,7 +401,7 @@ def _pressure(s: Move, me: str, them: str, reply: int, until: float | None = Non
         game.undo()
 
 
-def _safe(s: Move, checks: Checks, ranked: list[int], scores: dict | None = None) -> list[int]:
+def _safe(s: MoveSearch, checks: Checks, ranked: list[int], scores: dict | None = None) -> list[int]:
     """``ranked`` ordered for safety: first the best-ranked move after which the opponent's threat search
     finished and found no forced win, then those whose search ran out of its share, then those it wins
     after, the longest win first. The best-ranked moves are checked one by one (each given more nodes, round

@@ -17,16 +17,15 @@ import random
 from collections.abc import Callable
 from functools import cache
 
-from webapp.engine.big.parameters import LINE_CACHE_LIMIT, PRIORITY
+from webapp.engine.big.parameters import LINE_CACHE_LIMIT, PRIORITY, WEIGHTS
 
 X, O, EMPTY, EDGE = "X", "O", ".", "#"
 MARKS = (EMPTY, X, O)  # a cell's code on the board: 0 empty, 1 X, 2 O
 
 # What a stone on a cell makes of one line through it, weakest first.
 DEAD, ONE, TWO, OPEN_TWO, THREE, OPEN_THREE, FOUR, OPEN_FOUR, FIVE = range(9)
-# Each shape's weight is more than four of the shape below it, so a cell's sum over its four
-# directions tells its strongest shape: a cell worth FOUR_W or more makes at least a four.
-WEIGHTS = (0, 1, 4, 12, 14, 60, 300, 3000, 40000)
+# Each shape's weight (``parameters.WEIGHTS``) is more than four of the shape below it, so a cell's sum over its
+# four directions tells its strongest shape: a cell worth FOUR_W or more makes at least a four.
 THREE_W, FOUR_W, FIVE_W = WEIGHTS[OPEN_THREE], WEIGHTS[FOUR], WEIGHTS[FIVE]
 # Two fours (in two directions) or an open four: two ways to complete a line next move, which one
 # block cannot stop. A four and up to three open threes stay below it (300 + 3 × 60 = 480).

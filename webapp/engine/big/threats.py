@@ -29,28 +29,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from webapp.engine.answers import ForcedWin
 from webapp.engine.big.board import Gomoku
 from webapp.engine.big.budget import Exhausted, Meter, OutOfBudget
 from webapp.engine.big.lines import FOUR_W, THREE_W
 from webapp.engine.big.parameters import DEPTH, THREES_AT_ROOT, THREES_TRIED
 
-__all__ = ["DEPTH", "Exhausted", "ForcedWin", "Meter", "OutOfBudget", "Outlook", "ThreatSearch"]
+__all__ = ["DEPTH", "Exhausted", "ForcedWin", "Meter", "OutOfBudget", "ThreatOutlook", "ThreatSearch"]
 
 
 @dataclass(frozen=True, slots=True)
-class ForcedWin:
-    """A proved forced win: whose, by what kind of threats, its first move, and how long the game lasts at most."""
-
-    side: str  # "X" or "O": who wins by force
-    kind: str  # "fours" (continuous fours, VCF) or "threes" (fours and threes, VCT)
-    first: int  # the first move of the winning sequence
-    plies: int  # the game ends within this many plies, the first move included
-    line: tuple[int, ...]  # one main line: attacker, defender, attacker, ... (first == line[0]); the
-    # defender's replies are those that held out longest in the search
-
-
-@dataclass(frozen=True, slots=True)
-class Outlook:
+class ThreatOutlook:
     """What a threat search found for one side: its forced win, if any, and whether it searched all it meant to."""
 
     win: ForcedWin | None

@@ -19,7 +19,7 @@ BIAS = 128
 NO_LOW, NO_HIGH = 0, 255
 
 
-class OutOfBudget(Exception):
+class AllowanceSpent(Exception):
     """A search was stopped at its budget (nodes or seconds) before it proved a value."""
 
 
@@ -40,7 +40,7 @@ def pack(low: int, high: int, cell: int) -> int:
     return low_code << 16 | high_code << 8 | cell + 1
 
 
-class Budget:
+class Allowance:
     """What one search object may spend: nodes, and seconds of its pace's clock (read every CHECK_EVERY nodes,
     where it also lets other work run)."""
 
@@ -68,10 +68,10 @@ class Budget:
     def checkpoint(self) -> None:
         """Past the node budget, or the clock's, stop; otherwise let other work run and go on."""
         if self.nodes > self.node_stop:
-            raise OutOfBudget
+            raise AllowanceSpent
         self.pace.pause()
         if self.stop_time is not None and self.pace.clock() >= self.stop_time:
-            raise OutOfBudget
+            raise AllowanceSpent
         self.check = min(self.node_stop + 1, self.nodes + CHECK_EVERY)
 
 
@@ -99,7 +99,7 @@ def has_pairing(
         nonlocal taken
         taken += 1
         if taken > steps:
-            raise OutOfBudget
+            raise AllowanceSpent
         # The line with the fewest free cells left: the fewest ways to give it a pair (or the move).
         fewest, least = 0, 99
         for line in needing:
@@ -131,11 +131,11 @@ def has_pairing(
         return True, 0  # nothing to block
     try:
         return pair_up(lines, free, move_first), taken
-    except OutOfBudget:
+    except AllowanceSpent:
         return False, steps
 
 
-def make_search(g: BitGeometry, table: dict, budget: Budget, table_limit: int) -> Callable:
+def make_search(g: BitGeometry, table: dict, budget: Allowance, table_limit: int) -> Callable:
     """The recursive search over ``g``, closed over its table and its budget."""
     order, inverse, perms, full = g.order, g.inverse, g.perms, g.full
     get = table.get

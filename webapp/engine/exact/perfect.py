@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from webapp.engine.boards import board_for
 from webapp.engine.exact import book
-from webapp.engine.exact.negamax import WIN, OutOfBudget
+from webapp.engine.exact.negamax import WIN, AllowanceSpent
 from webapp.engine.exact.parameters import (
     ANALYSIS_NODES,
     CACHED_BOARDS,
@@ -140,7 +140,7 @@ def outlook(board: str) -> tuple[str, int | None]:
         try:
             with search_for(board, OUTLOOK_NODES) as search:
                 found = describe(search.exact_value(board), board.count(EMPTY))
-        except OutOfBudget:
+        except AllowanceSpent:
             return "unclear", None
         OUTLOOKS.put(board, found)
     return found
