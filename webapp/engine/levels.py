@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from functools import cache
 from struct import Struct
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from webapp.engine.boards import DEFAULT, board_for, is_exact_board, position
 from webapp.engine.parameters import OPEN_LINE, THREAT
@@ -22,8 +22,8 @@ from webapp.engine.rules import EMPTY, GameOverError, Geometry, O, Position, X, 
 from webapp.engine.search import Solver, lookahead_scores
 
 if TYPE_CHECKING:
+    from webapp.engine.answers import View
     from webapp.engine.big.budget import Budget
-    from webapp.engine.big.levels import View
 
 LEVELS = ("random", "one-ply", "minimax")
 
@@ -42,7 +42,7 @@ class TicTacToe:
     Its caches are keyed on the board text alone, so one instance serves one board geometry.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         # All three are pure functions of the board, asked for again and again by every search.
         self._keys: dict[str, str] = {}
         self._statics: dict[str, int] = {}
@@ -222,7 +222,7 @@ SOLVER = Solver(PACKED)
 POSITION_SOLVER = Solver(GAME)
 
 
-def exact(pos: Position) -> tuple[Solver, object]:
+def exact(pos: Position) -> tuple[Solver[Any, int], Any]:
     """The solver for ``pos``'s board, and ``pos`` as a state of that solver's game."""
     if pos.geometry is PACKED.geometry:
         return SOLVER, PACKED.state(pos)
@@ -307,7 +307,7 @@ def choose_move(board: str, level: str, rng: random.Random | None = None) -> int
     return choice(candidates(board, level))
 
 
-def analyze(board: str) -> dict[int, tuple[str, int]]:
+def analyze(board: str) -> dict[int, tuple[str, int | None]]:
     """For each legal cell: the result for the side to move under perfect play after it,
     and the plies until the game ends, that move included.
 

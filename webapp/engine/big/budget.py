@@ -171,14 +171,14 @@ class Meter:
         """Whether more than ``fraction`` of ``seconds`` (None: no limit) has gone since the start."""
         return seconds is not None and self.elapsed() > seconds * fraction
 
-    def begin(self, nodes: int) -> tuple:
+    def begin(self, nodes: int) -> tuple[float, float | None]:
         """``share(nodes)`` without a ``with`` block, for the hottest callers: what ``end`` needs to put back."""
         saved = self.cap, self.until
         self.cap = min(self.cap, self.nodes + nodes)
         self._next = min(self.limit + 1, self.cap + 1, self._clock_at)
         return saved
 
-    def end(self, saved: tuple) -> None:
+    def end(self, saved: tuple[float, float | None]) -> None:
         """The end of a share ``begin`` started."""
         self.cap, self.until = saved
         self._next = min(self.limit + 1, self.cap + 1, self._clock_at)

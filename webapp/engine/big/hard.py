@@ -21,9 +21,12 @@ step's share of them, with the steps themselves. The threat searches are ``threa
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from webapp.engine.big.alphabeta import MATE, MATE_BOUND, AlphaBeta, ThreatGame
+from webapp.engine.big.alphabeta import MATE, MATE_BOUND, AlphaBeta
+from webapp.engine.big.board import Gomoku
 from webapp.engine.big.budget import DEFAULT_BUDGET, Budget, Exhausted, Meter, OutOfBudget
 from webapp.engine.big.lines import THREE_W as THREE
 from webapp.engine.big.moves import generate
@@ -86,7 +89,7 @@ class MoveSearch:
     (``until``), so that none starves the others; the alpha-beta deepens within its own (``deepen``).
     """
 
-    def __init__(self, game: ThreatGame, budget: Budget):
+    def __init__(self, game: Gomoku, budget: Budget):
         self.game, self.budget = game, budget
         self.meter = Meter(budget.nodes, budget.seconds, budget.clock)
         self.alphabeta = AlphaBeta(game, self.meter, budget.depth)
@@ -157,13 +160,34 @@ class MoveSearch:
                 game.undo()
 
 
-def search(game: ThreatGame, budget: Budget = DEFAULT_BUDGET) -> Result:
+class Finish(Protocol):
+    """How a search ends: its result, from the moves it prefers and why."""
+
+    def __call__(
+        self,
+        best: Iterable[int],
+        value: int,
+        depth: int,
+        reason: str,
+        scores: dict[int, int] | None = None,
+        forced: ForcedWin | None = None,
+    ) -> Result: ...
+
+
+def search(game: Gomoku, budget: Budget = DEFAULT_BUDGET) -> Result:
     """The moves the Hard level prefers in ``game``'s position, within ``budget``."""
     s = MoveSearch(game, budget.for_mover(game.mover))
     me = game.mover
     them = other(me)
 
-    def done(best, value, depth, reason, scores=None, forced=None) -> Result:
+    def done(
+        best: Iterable[int],
+        value: int,
+        depth: int,
+        reason: str,
+        scores: dict[int, int] | None = None,
+        forced: ForcedWin | None = None,
+    ) -> Result:
         return Result(tuple(sorted(best)), value, depth, s.meter.nodes, s.meter.elapsed(), scores or {}, reason, forced)
 
     mine, theirs = game.completions(me)
@@ -181,7 +205,7 @@ def search(game: ThreatGame, budget: Budget = DEFAULT_BUDGET) -> Result:
         return done(game.moves(1), 0, 0, "unfinished")
 
 
-def _choose(s: MoveSearch, me: str, them: str, done) -> Result:
+def _choose(s: MoveSearch, me: str, them: str, done: Finish) -> Result:
     game, budget = s.game, s.budget
     win = s.forced(me, s.share(OWN_NODES, budget.own_fraction), s.until(budget.own_fraction))
     if win is not None:
@@ -201,7 +225,9 @@ def _choose(s: MoveSearch, me: str, them: str, done) -> Result:
             # No move stops it: the one after which its win is longest, and hardest to find.
             order = list(after)
             worst = max(order, key=lambda m: (after[m].hardness, -order.index(m)))
-            plies = after[worst].win.plies
+            longest = after[worst].win
+            assert longest is not None, "no move held: the opponent wins after each one checked"
+            plies = longest.plies
             return done((worst,), -(MATE - 1 - plies), plies + 1, "delay")
         moves = held or moves
         if len(moves) == 1:
@@ -222,7 +248,7 @@ def _choose(s: MoveSearch, me: str, them: str, done) -> Result:
     return done(best, scores[first], depth, "search", scores)
 
 
-def _pressing(s: MoveSearch, me: str, safe: list[int], scores: dict, checks: Checks) -> int:
+def _pressing(s: MoveSearch, me: str, safe: list[int], scores: dict[int, int], checks: Checks) -> int:
     """Of the moves about as good as the first of ``safe`` (and as safe), the best-ranked one after which we would
     have a forced win if we could move again: a threat the opponent must answer, so that we keep the initiative.
     The first of ``safe`` if none is, or if there is no time left to look."""
@@ -263,10 +289,10 @@ class Checks:
         outlook = self.after.get(move)
         return outlook is not None and (outlook.win is not None or outlook.finished)
 
-    def seen(self, move: int) -> tuple:
+    def seen(self, move: int) -> tuple[int, int, bool]:
         """What the checks found after ``move``: its outlook's hardness; a move not checked counts as one whose
         check ran out of its share."""
-        return self.after[move].hardness if move in self.after else (1, 0, 0)
+        return self.after[move].hardness if move in self.after else (1, 0, False)
 
     def check(self, move: int, nodes: int, until: float | None = None) -> ThreatOutlook:
         """The opponent's outlook after ``move``, its searches run on until they have used ``nodes`` in all: a
@@ -401,7 +427,7 @@ def _pressure(s: MoveSearch, me: str, them: str, reply: int, until: float | None
         game.undo()
 
 
-def _safe(s: MoveSearch, checks: Checks, ranked: list[int], scores: dict | None = None) -> list[int]:
+def _safe(s: MoveSearch, checks: Checks, ranked: list[int], scores: dict[int, int] | None = None) -> list[int]:
     """``ranked`` ordered for safety: first the best-ranked move after which the opponent's threat search
     finished and found no forced win, then those whose search ran out of its share, then those it wins
     after, the longest win first. The best-ranked moves are checked one by one (each given more nodes, round
@@ -423,7 +449,7 @@ def _safe(s: MoveSearch, checks: Checks, ranked: list[int], scores: dict | None 
     order = {move: i for i, move in enumerate(ranked)}
     scores = scores or {}
 
-    def key(move: int) -> tuple:
+    def key(move: int) -> tuple[bool, tuple[int, int, bool], int]:
         # A loss the alpha-beta found goes last all the same.
         return (scores.get(move, 0) >= -MATE_BOUND, checks.seen(move), -order[move])
 

@@ -21,7 +21,7 @@ from webapp.engine.answers import Estimate, View
 from webapp.engine.big import hard
 from webapp.engine.big.alphabeta import AlphaBeta
 from webapp.engine.big.board import Gomoku
-from webapp.engine.big.budget import DEFAULT_BUDGET, Budget, Exhausted, Meter, OutOfBudget
+from webapp.engine.big.budget import Budget, Exhausted, Meter, OutOfBudget
 from webapp.engine.big.evaluation import win_probability
 from webapp.engine.big.lines import FOUR_W, THREE_W
 from webapp.engine.big.moves import generate
@@ -33,6 +33,7 @@ from webapp.engine.big.parameters import (
     ESTIMATE_NODES,
     MEDIUM_THREAT,
     ROOT_WIDTH,
+    SECONDS,
     THREES,
     VIEW_CACHE,
 )
@@ -93,7 +94,7 @@ def view(board: str, budget: Budget | None = None) -> View:
 def _has_its_whole_budget() -> bool:
     """Whether a search started now may spend Hard's whole budget before the pace's deadline."""
     pace = pacing.current()
-    return pace.deadline is None or pace.deadline - pace.clock() >= DEFAULT_BUDGET.seconds
+    return pace.deadline is None or pace.deadline - pace.clock() >= SECONDS
 
 
 # Bounded: the boards come from visitors. Remembering the last few means a page drawn twice, or the game
@@ -122,7 +123,7 @@ def one_ply(game: Gomoku) -> tuple[int, ...]:
     return tuple(m for m, s in scores.items() if s == top)
 
 
-def analyze(board: str, seconds: float = DEFAULT_BUDGET.seconds) -> dict[int, tuple[str, int | None]]:
+def analyze(board: str, seconds: float = SECONDS) -> dict[int, tuple[str, int | None]]:
     """For each legal cell, a result only where proved within ``seconds`` of CPU, else ("unclear", None).
 
     A win is a move that starts a forced win by continuous fours, or by fours and threes; a loss is a
@@ -177,7 +178,7 @@ def _analyze(board: str, seconds: float) -> tuple[tuple[int, tuple[str, int | No
     return tuple(result.items())
 
 
-def _own_wins(game: Gomoku, me: str, meter: Meter, result: dict) -> None:
+def _own_wins(game: Gomoku, me: str, meter: Meter, result: dict[int, tuple[str, int | None]]) -> None:
     """Mark in ``result`` each of our threats (fours and open threes) that starts a forced win."""
     own = ThreatSearch(game, me, meter)
     for move in game.threats(me, THREE_W):

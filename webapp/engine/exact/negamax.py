@@ -3,11 +3,11 @@ and the budget's checks. ``webapp.engine.exact.search`` asks the questions; this
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import add
 
 from webapp.engine import pacing
-from webapp.engine.exact.bitboard import BitGeometry
+from webapp.engine.exact.bitboard import Adds, BitGeometry
 from webapp.engine.exact.parameters import CHECK_EVERY, PAIRING_STEPS
 
 # The same scale as webapp.engine.levels.WIN (a test holds them equal).
@@ -135,7 +135,12 @@ def has_pairing(
         return False, steps
 
 
-def make_search(g: BitGeometry, table: dict, budget: Allowance, table_limit: int) -> Callable:
+# The search's signature: me, them, the keys under each symmetry, the bits each cell adds for each side, the empty
+# cells, alpha, beta and the live lines.
+Search = Callable[[int, int, tuple[int, ...], Adds, Adds, int, int, int, Sequence[int]], int]
+
+
+def make_search(g: BitGeometry, table: dict[int, int], budget: Allowance, table_limit: int) -> Search:
     """The recursive search over ``g``, closed over its table and its budget."""
     order, inverse, perms, full = g.order, g.inverse, g.perms, g.full
     get = table.get
@@ -149,12 +154,22 @@ def make_search(g: BitGeometry, table: dict, budget: Allowance, table_limit: int
         budget.nodes += steps
         return found
 
-    def store(key: int, keys: tuple, low: int, high: int, cell: int) -> None:
+    def store(key: int, keys: tuple[int, ...], low: int, high: int, cell: int) -> None:
         if len(table) >= table_limit:
             table.clear()
         table[key] = pack(low, high, perms[keys.index(key)][cell] if cell >= 0 else -1)
 
-    def search(me, them, keys, adds_me, adds_them, empties, alpha, beta, lines):
+    def search(
+        me: int,
+        them: int,
+        keys: tuple[int, ...],
+        adds_me: Adds,
+        adds_them: Adds,
+        empties: int,
+        alpha: int,
+        beta: int,
+        lines: Sequence[int],
+    ) -> int:
         budget.nodes += 1
         if budget.nodes >= budget.check:
             budget.checkpoint()

@@ -117,7 +117,7 @@ class ExactSearch:
     def __enter__(self) -> ExactSearch:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     # --- positions ---------------------------------------------------------------------------
@@ -173,7 +173,9 @@ class ExactSearch:
                 return -value
         return None
 
-    def _run(self, me: int, them: int, keys: tuple, x_to_move: bool, empties: int, alpha: int, beta: int) -> int:
+    def _run(
+        self, me: int, them: int, keys: tuple[int, ...], x_to_move: bool, empties: int, alpha: int, beta: int
+    ) -> int:
         if self.budget.nodes >= self.budget.node_stop:
             raise AllowanceSpent
         adds_x, adds_o = self.geometry.adds
@@ -224,7 +226,11 @@ class ExactSearch:
                         values[cell] = 0  # a draw: inside the window, or not losing where nothing wins
             for cell in asked:
                 if values[cell] is None:
-                    values[cell] = self._exact(signs[cell], lambda a, b, c=cell: self.value_of_move(board, c, a, b))
+
+                    def value_of(alpha: int, beta: int, cell: int = cell) -> int:
+                        return self.value_of_move(board, cell, alpha, beta)
+
+                    values[cell] = self._exact(signs[cell], value_of)
         except AllowanceSpent:
             pass
         finally:
@@ -394,7 +400,7 @@ class Root:
 
     __slots__ = ("empties", "keys", "me", "them", "x_to_move")
 
-    def __init__(self, me: int, them: int, keys: tuple, x_to_move: bool, empties: int):
+    def __init__(self, me: int, them: int, keys: tuple[int, ...], x_to_move: bool, empties: int) -> None:
         self.me, self.them, self.keys, self.x_to_move, self.empties = me, them, keys, x_to_move, empties
 
 
