@@ -15,6 +15,7 @@ STRUCTURAL: dict[tuple[str, float], str] = {
     ("big/alphabeta.py", 3): "a double to make wins in 3 plies",
     ("big/alphabeta.py", 4): "a double in the making with no answer wins in 4 plies",
     ("big/alphabeta.py", 5): "two open threes win in 5 plies",
+    ("big/__init__.py", 3): "the checkout's root, three directories above the package",
     ("big/threats.py", 3): "a table entry's field index",
     ("big/threats.py", 4): "any reply but the block loses in 4 plies",
     ("big/board.py", 3): "a line entry's field index (its fours), and the third 16-bit count field",

@@ -29,11 +29,13 @@ import math
 from pathlib import Path
 from typing import Protocol
 
+from webapp.engine import big
 from webapp.engine.big.lines import LINE_PATTERNS, NO_PATTERN, Layout, O, X
 
 __all__ = ["FEATURES", "FITTED", "SCALE", "Weights", "features", "load", "win_probability"]
 
-PATH = Path(__file__).with_name("weights.json")
+# Beside the package's sources, where this module runs compiled (``build/engine/``) or not.
+PATH = Path(big.__file__).with_name("weights.json")
 # The combinations at one cell, over its four lines.
 CELL_FEATURES = ("four_three", "three_three")
 FEATURES = LINE_PATTERNS + CELL_FEATURES
