@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from webapp.engine import pacing
 from webapp.engine.answers import OutOfBudget
@@ -109,7 +110,7 @@ class Meter:
     is the pace's (``pacing.current()``), whose deadline stops the move too.
     """
 
-    CHECK = parameters.CHECK
+    CHECK: ClassVar[int] = parameters.CHECK
 
     def __init__(
         self, nodes: int | None = None, seconds: float | None = None, clock: Callable[[], float] | None = None
