@@ -112,7 +112,9 @@ def search_costs(root: Position | None = None, only: tuple[str, ...] = tuple(SEA
             options["table"] = {}  # a fresh table: the variant pays for everything it learns
         counter = Counter()
         start = time.perf_counter()
-        move, value = best_move(GAME, root, counter=counter, **options)
+        found = best_move(GAME, root, counter=counter, **options)
+        move, value = found
+        assert move is not None, "the root is a game under way, so a search finds a move"
         costs.append(SearchCost(name, counter.nodes, time.perf_counter() - start, move, int(value)))
     return costs
 
