@@ -422,7 +422,7 @@ def test_a_bad_tree_request_on_any_board_is_a_400(client, query, words):
 def test_the_4x4_tree_links_to_play_from_here_and_the_review_on_its_board(client):
     html = client.get(f"/tree?board={NEAR_END_4}&moves=0.4.2.6.5.1.7.3&path=8").get_data(as_text=True)
     assert 'href="/play-from?board=4x4&amp;moves=0.4.2.6.5.1.7.3"' in html
-    assert 'href="/review?board=4x4&amp;moves=0.4.2.6.5.1.7.3"' in html
+    assert 'href="/review?board=4x4&amp;moves=0.4.2.6.5.1.7.3&amp;at=8"' in html  # on the move that reached it
     assert 'href="/play-from?board=4x4&amp;moves=0.4.2.6.5.1.7.3.8"' in html  # the opened move's own
     # and the links hold: the position they name is the tree's
     assert client.get("/play-from?board=4x4&moves=0.4.2.6.5.1.7.3").status_code == 200

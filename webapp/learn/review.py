@@ -431,26 +431,27 @@ class BoardCell:
     label: str  # what a screen reader says
     is_last: bool = False  # the move that led to this position
     is_winning: bool = False
-    played: str = ""  # the grade of the move played here next, if that is shown
-    is_better: bool = False  # a better move than the one played next
+    played: str = ""  # the grade of the move that led to this position, on its square, if that is shown
+    is_better: bool = False  # a better square for the move that led to this position
 
 
-def board_cells(pos: Position, last: int | None, next_move: GradedMove | None = None) -> tuple[BoardCell, ...]:
-    """The squares of ``pos``; with ``next_move``, where it went and, if it fell short, the better squares."""
+def board_cells(pos: Position, last: int | None, graded: GradedMove | None = None) -> tuple[BoardCell, ...]:
+    """The squares of ``pos``, reached by the move on ``last``; with ``graded`` (that move's grade), its grade on its
+    square and, if it fell short, the better squares, still empty after it."""
     n = pos.geometry.n
-    show_better = next_move is not None and next_move.grade != "best"
+    show_better = graded is not None and graded.grade != "best"
     cells = []
     for index, mark in enumerate(pos.board):
         mark = "" if mark == "." else mark
-        played = next_move.grade if next_move is not None and next_move.cell == index else ""
-        better = show_better and index in next_move.best_cells
+        played = graded.grade if graded is not None and graded.cell == index else ""
+        better = show_better and index in graded.best_cells
         words = [cell_name(index, n), mark or "empty"]
         if index == last:
             words.append("the last move")
         if played:
-            words.append(f"played next, {GRADE_WORDS[played]}{', by estimate' if next_move.is_estimate else ''}")
+            words.append(f"{GRADE_WORDS[played]}{', by estimate' if graded.is_estimate else ''}")
         if better:
-            words.append("Hard's choice" if next_move.is_estimate else "a better move")
+            words.append("Hard's choice" if graded.is_estimate else "a better move")
         cells.append(BoardCell(index, mark, ", ".join(words), index == last, index in pos.winning_line, played, better))
     return tuple(cells)
 
