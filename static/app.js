@@ -704,16 +704,30 @@
   var STEPS = { ArrowLeft: "step-back", ArrowUp: "step-back", ArrowRight: "step-forward", ArrowDown: "step-forward", Home: "step-start", End: "step-end" };
   var stepping = false;
 
-  // In the move list, the arrow keys step through the game as the Back and Forward buttons do.
+  // In the move list, the arrow keys step through the game as the Back and Forward buttons do: from the move that
+  // has the focus, which the reader may have moved with Tab away from the move on screen.
   document.addEventListener("keydown", function (event) {
     var list = event.target.closest && event.target.closest(".move-list");
     if (!list || !(event.key in STEPS)) return;
-    var step = document.getElementById(STEPS[event.key]);
+    var step = stepFromFocus(event.target, event.key) || document.getElementById(STEPS[event.key]);
     event.preventDefault();
     if (!step || !step.hasAttribute("href")) return;
     stepping = true;
     step.click();
   });
+
+  // The link one step from the focused move of a review's list (the Start button before move 1), or null
+  // where the focus is on no numbered move.
+  function stepFromFocus(target, key) {
+    var item = target.closest("li[id^='move-']");
+    if (!item || !target.closest(".review-side")) return null;
+    var number = parseInt(item.id.slice("move-".length), 10);
+    if (key === "Home" || key === "End") return null;
+    var next = STEPS[key] === "step-back" ? number - 1 : number + 1;
+    if (next === 0) return document.getElementById("step-start");
+    var link = document.querySelector("#move-" + next + " a");
+    return link || item.querySelector("a");
+  }
 
   // The move list stays while a step redraws the board beside it (and a big board's grades arrive into it in
   // pieces): the move now shown is marked in it here, as the server marks it on a page of its own.
@@ -739,10 +753,18 @@
   // keys go on working.
   document.addEventListener("htmx:afterSettle", function (event) {
     var current = markShown();
+    if (event.target && event.target.id === "review-view") keepStatusInView();
     if (!stepping || !event.target || event.target.id !== "review-view") return;
     stepping = false;
     if (current) current.focus();
   });
+
+  // A step leaves the page where it was (show:none on the steps), but on a phone the reader may have scrolled
+  // the line "You are looking at move…" away to reach Forward: bring it back to the top of the screen.
+  function keepStatusInView() {
+    var status = document.getElementById("review-status");
+    if (status && status.getBoundingClientRect().top < 0) status.scrollIntoView({ block: "start" });
+  }
 
   // A piece of a big board's grades refused (a busy server: 429, with how long to wait) or lost on its way: the
   // grader stays, and asks again after the wait, a few times in a row at most.
