@@ -34,7 +34,7 @@ from webapp.learn.grading import (
     outlook_words,
 )
 from webapp.learn.squares import capitalised, place, places, spot
-from webapp.match import ECHO  # how much of a visitor's own text is shown back to them
+from webapp.match import ECHO, visible  # how much of a visitor's own text is shown back to them, and how
 from webapp.solver import analyze
 
 # The biggest board solved (5×5): beyond, a review grades from the forced wins proved (big_review.py).
@@ -65,12 +65,12 @@ class MoveAfterEndError(MoveListError):
 
 
 def echo(text: str) -> str:
-    """``text`` cut short enough to show back to the person who sent it.
+    """``text`` cut short enough to show back to the person who sent it, its bidirectional controls as escapes.
 
     >>> echo("1" * 50)
     '1111111111111111111111111111111111111111…'
     """
-    return text if len(text) <= ECHO else text[:ECHO] + "…"
+    return visible(text if len(text) <= ECHO else text[:ECHO] + "…")
 
 
 def format_moves(moves: tuple[int, ...], separator: str = ".") -> str:

@@ -7,6 +7,7 @@ from typing import NoReturn
 from flask import Flask, abort, current_app, request
 from werkzeug.exceptions import HTTPException
 
+from webapp.match import visible
 from webapp.web.rendering import page_or_fragment
 
 PLAIN_WORDS = {
@@ -30,7 +31,8 @@ def handle_http_error(error: HTTPException):
     code = error.code or 500
     # Werkzeug's stock descriptions are written for developers; keep only the ones we wrote.
     custom = error.description != type(error).description
-    message = error.description if custom else PLAIN_WORDS.get(code, error.name)
+    # A message may quote the request: never with its bidirectional controls, which would reorder the words.
+    message = visible(error.description) if custom else PLAIN_WORDS.get(code, error.name)
     if request.path.startswith("/api/"):
         response = current_app.make_response(({"error": message}, code))
     else:

@@ -23,6 +23,7 @@ from webapp.match import (
     check_mode,
     check_side,
     level_names,
+    visible,
 )
 from webapp.web import friend, friend_store, randomness, state
 from webapp.web.forms import FormError, optional_choice, whole_number
@@ -97,7 +98,7 @@ def respond(
     """
     if error is not None:
         status = 409 if isinstance(error, ConflictError | IllegalMoveError) else 400
-        message, is_error = str(error), True
+        message, is_error = visible(str(error)), True  # it may quote the request (match.visible)
     if request.method == "POST" and not is_htmx() and confirm is None:
         state.save(table, notice=message, notice_is_error=is_error)
         response = redirect(url_for("game.index"), 303)

@@ -25,7 +25,7 @@ from webapp.learn.review import (
     review_piece,
 )
 from webapp.learn.squares import spot
-from webapp.match import LEVEL_NAMES, Settings, StaleBoardError, Table, check_difficulty
+from webapp.match import LEVEL_NAMES, Settings, StaleBoardError, Table, check_difficulty, visible
 from webapp.solver import LEVELS
 from webapp.web import costs, randomness, state
 from webapp.web.rendering import is_htmx, page_or_fragment
@@ -87,7 +87,7 @@ def link_problem(error: ValueError, status: int = 400):
         "link_problem.html",
         "partials/problem.html",
         status,
-        message=str(error),
+        message=visible(str(error)),
         digest=table.digest,
         has_game=bool(table.moves),
     )
