@@ -293,6 +293,20 @@ def test_play_from_here_keeps_the_mode_and_the_score(app, client):
     assert re.search(r"<dt>X</dt><dd>1</dd>", html)  # the score is as it was
 
 
+@pytest.mark.parametrize("headers", [HX, {}], ids=["htmx", "no-js"])
+def test_a_win_played_from_a_link_says_it_does_not_count_and_why(client, headers):
+    play(client)
+    client.post("/play-from", data={"moves": "0.3.1", "game": digest(client), "against": "same"})
+    middle = text(send(client, "/move", cell=4, headers=headers))
+    assert "already in the score" not in middle
+    answer = send(client, "/move", cell=2, headers=headers)  # X completes the top row
+    html = text(answer if headers else client.get("/"))
+    assert "X wins" in html
+    assert "this game started from a position of a link, so its result is not counted." in html
+    assert "already in the score" not in html
+    assert re.search(r"<dt>X</dt><dd>0</dd>", text(client.get("/")))  # and it is not
+
+
 def test_play_this_position_against_the_computer(app, client):
     play(client, 4)
     client.post("/play-from", data={"moves": "4.1", "game": digest(client), "against": "computer", "level": "minimax"})
