@@ -13,7 +13,7 @@ from webapp.engine.boards import BY_KEY, position
 from webapp.engine.levels import GAME, analyze
 from webapp.engine.rules import geometry, parse
 from webapp.engine.search import Counter, alphabeta
-from webapp.learn.numbers import tree_size
+from webapp.learn.numbers import RESULTS, tree_size
 from webapp.learn.tree import (
     Counts,
     Estimate,
@@ -398,11 +398,24 @@ def test_the_tree_page_takes_a_board_by_its_key_or_its_squares(client):
 def test_the_big_board_tree_page_says_what_is_a_preference(client, monkeypatch):
     fake_search(monkeypatch, proved={}, preferred=(24, 25))
     html = client.get("/tree?board=7x7").get_data(as_text=True)
-    assert "7×7, five in a row: a draw with perfect play, proved by Hsu et al." in html
     assert "a preference, not a proof" in html
     assert html.count('<p class="tree-preferred">Hard’s choice</p>') == 2 and "The 47 other moves are unclear" in html
-    assert 'With best play: <span class="tree-value value-unclear">unclear</span>, not proved' in html
     assert "Show what alpha-beta skips" not in html  # nothing to count there
+
+
+@pytest.mark.parametrize("board", CATALOGUE, ids=[board.key for board in CATALOGUE])
+def test_the_tree_states_one_value_for_the_empty_board_of_every_board(client, board):
+    html = client.get(f"/tree?board={board.key}").get_data(as_text=True)
+    best = re.search(r'<p class="tree-best">(.*?)</p>', html, re.S).group(1)
+    # The value proved, whoever proved it, said once; never "unclear" beside a proof.
+    assert "unclear" not in best
+    if not board.is_solved():
+        assert f">{RESULTS[board.known_value]}</span>, proved by {board.source}" in best
+        assert html.count(board.source) == 1
+        # Past the first move the proof says nothing, and the search here proves nothing either.
+        moved = "X" + board.empty[1:]
+        best = re.search(r'<p class="tree-best">(.*?)</p>', client.get(f"/tree?board={moved}").get_data(as_text=True))
+        assert best.group(1).endswith("unclear</span>, not proved from this position")
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,14 @@ def explored(board: str, path: tuple[int, ...], *, open_last: bool = True) -> Tr
         refuse(error)
 
 
-TREE_CONTEXT = {"boards": BOARDS, "count_empties": COUNT_EMPTIES, "names": numbers.NAMES, "known": numbers.known}
+TREE_CONTEXT = {
+    "boards": BOARDS,
+    "count_empties": COUNT_EMPTIES,
+    "names": numbers.NAMES,
+    "known": numbers.known,
+    "unproved_here": numbers.unproved_here,
+    "results": numbers.RESULTS,
+}
 
 
 @bp.get("/tree")
