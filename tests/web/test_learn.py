@@ -147,6 +147,8 @@ def test_a_bad_tree_request_says_what_is_wrong(client, route, query, message, he
     assert response.status_code == 400
     assert message in html
     assert ("<html" in html) != bool(headers)
+    assert "Bad Request" not in html  # a heading in a player's words, on the page without JavaScript
+    assert bool(headers) or '<h1 id="problem-title">This position cannot be explored</h1>' in html
 
 
 @pytest.mark.parametrize("query", ["", "?board=.........", "?path=", "?path=&fold=1"])
