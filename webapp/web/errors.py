@@ -63,7 +63,7 @@ def plain_title(code: int) -> str:
     """The heading of the page for an error with status ``code``: the tree's own for a bad position."""
     if code == 400 and request.path.startswith("/tree"):
         return TREE_TITLE
-    return PLAIN_TITLES.get(code, "Something went wrong")
+    return PLAIN_TITLES.get(code, "Something went wrong" if code >= 500 else "That did not work")
 
 
 def refuse(error: ValueError) -> NoReturn:
