@@ -280,6 +280,18 @@ def test_play_from_asks_first_and_changes_nothing(client):
     assert "The game you are playing now (3 moves) will be dropped." in html
     assert f'name="game" value="{digest(client)}"' in html
     assert cookie(client) == before
+    # Two different ways on: the game's own players, or the side to move against the computer.
+    assert re.findall(r'name="against" value="(\w+)">([^<]+)</button>', html) == [
+        ("same", "Play from here"),
+        ("computer", "Play X against the computer"),
+    ]
+
+
+def test_play_from_against_the_computer_already_is_one_button(app, client):
+    own_game(app, client, "X", "4.1")
+    html = text(client.get("/play-from?moves=4.1"))  # X to move, and X is the visitor's side
+    assert re.findall(r'name="against" value="(\w+)">([^<]+)</button>', html) == [("computer", "Play from here")]
+    assert '<label for="level">Play X against the computer at</label>' in html
 
 
 def test_play_from_here_keeps_the_mode_and_the_score(app, client):
