@@ -638,3 +638,12 @@ def test_every_position_of_a_review_explains_its_own_move(client, key, line, hea
             picked = re.search(r'<li id="move-(\d+)"><a class="move( grade-(\w+))?[^>]*aria-current="step"', html)
             assert int(picked.group(1)) == at
             assert picked.group(3) in (None, played[0][0])  # a big board's list gets its grades from the page's script
+
+
+@pytest.mark.parametrize(("key", "n"), [("4x4", 4), ("5x5", 5), ("7x7", 7), ("15x15", 15)])
+def test_every_board_that_names_squares_by_row_and_column_numbers_them(client, key, n):
+    send(client, "/new", mode="hvh", board=key, start=1)
+    for html in (text(client.get("/")), text(client.get(f"/review?board={key}&moves=0"))):
+        columns = re.search(r'<div class="ruler ruler-columns" aria-hidden="true">(.*?)</div>', html).group(1)
+        assert columns == "".join(f"<span>{i}</span>" for i in range(1, n + 1))
+    assert "ruler" not in text(client.get("/review?moves=0"))  # 3×3 names its squares by place alone
