@@ -247,3 +247,12 @@ def test_the_tournament_is_played_once_per_process(client):
     client.get("/tournament")
     assert tournament_results() is first
     assert all(p.games == 100 for p in first[0])
+
+
+def test_each_up_to_symmetry_row_follows_the_count_it_reduces(client):
+    html = html_of(client.get("/numbers"))
+    rows = re.findall(r'<tr( class="is-sub")?><th scope="row">([^<]+)</th>', html)
+    for index, (_, name) in enumerate(rows):
+        if name == "up to symmetry":
+            # Under a total (a row of its own), never under one of its parts ("drawn").
+            assert rows[index - 1][0] == "", rows[index - 1][1]
