@@ -891,3 +891,35 @@
     });
   });
 })();
+
+// --- A mode chosen in the folded Mode panel: the game it starts is brought into view. ----------------
+// On a phone the panel sits under the board, which the answer leaves off screen (a computer game then played
+// out of sight); a question it asks first sits under the game's buttons, above the panel.
+(function () {
+  "use strict";
+
+  var modeChosen = false;
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var select = event.detail && event.detail.elt;
+    if (select && select.id === "mode") modeChosen = true;
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!modeChosen) return;
+    modeChosen = false;
+    var question = document.querySelector("#slot .confirm");
+    var status = document.getElementById("status");
+    var board = document.getElementById("board");
+    if (question) {
+      if (!inView(question)) question.scrollIntoView({ block: "center" });
+    } else if (status && board && !(inView(status) && inView(board))) {
+      status.scrollIntoView({ block: "start" });
+    }
+  });
+
+  function inView(element) {
+    var box = element.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+  }
+})();
