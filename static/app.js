@@ -411,6 +411,8 @@
   function showSmallSquares() {
     var choice = document.getElementById(SMALL_SQUARES);
     if (choice) choice.value = smallSquares();
+    var note = document.getElementById("loupe-note"); // what a tap does on 15×15, under the board
+    if (note) note.hidden = smallSquares() === "at-once";
   }
 
   document.addEventListener("DOMContentLoaded", showSmallSquares);

@@ -209,6 +209,9 @@ def test_a_tap_12_px_off_a_square_on_15x15_still_plays_it(open_page, live_server
 def test_one_tap_a_move_on_15x15_for_a_player_who_chooses_it_or_zooms_in(open_page, live_server):
     page = open_page(viewport={"width": 320, "height": 640}, has_touch=True, is_mobile=True)
     start(page, live_server, Board="15x15", Mode="hvh")
+    # The board says what a tap does, where the player looks: right under it.
+    note = page.get_by_text("A tap magnifies the squares.")
+    expect(note).to_be_visible()
 
     def tap(name: str) -> None:
         page.evaluate("window.scrollTo(0, 0)")
@@ -237,6 +240,7 @@ def test_one_tap_a_move_on_15x15_for_a_player_who_chooses_it_or_zooms_in(open_pa
     fold(page)
     unfold(page)
     expect(page.get_by_role("combobox", name="A tap on 15×15’s small squares")).to_have_value("at-once")
+    expect(note).to_be_hidden()  # no longer true on this device
     fold(page)
     tap("Row 1, column 1, empty")
     expect(page.locator("#board")).to_have_attribute("data-ply", "2")
@@ -329,6 +333,15 @@ def test_a_long_game_on_15x15_keeps_the_page_short_and_the_board_off_the_edges(o
         drawn = box(page, "#board")
         assert drawn["x"] >= 8 and drawn["x"] + drawn["width"] <= width - 8, scheme
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_the_small_squares_note_is_for_fingers_on_15x15_alone(open_page, live_server):
+    page = open_page(viewport={"width": 1280, "height": 800})  # a mouse: the board's own squares are its targets
+    start(page, live_server, Board="15x15", Mode="hvh")
+    expect(page.get_by_text("A tap magnifies the squares")).to_be_hidden()
+    phone = open_page(viewport={"width": 320, "height": 640}, has_touch=True, is_mobile=True)
+    start(phone, live_server, Board="7x7", Mode="hvh")
+    expect(phone.locator("#loupe-note")).to_have_count(0)
 
 
 def test_the_board_keeps_off_the_edges_of_the_narrowest_phone(open_page, live_server):
