@@ -439,19 +439,20 @@ def board_cells(pos: Position, last: int | None, graded: GradedMove | None = Non
     """The squares of ``pos``, reached by the move on ``last``; with ``graded`` (that move's grade), its grade on its
     square and, if it fell short, the better squares, still empty after it."""
     n = pos.geometry.n
-    show_better = graded is not None and graded.grade != "best"
+    better_cells = graded.best_cells if graded is not None and graded.grade != "best" else ()
+    estimate = graded is not None and graded.is_estimate
     cells = []
     for index, mark in enumerate(pos.board):
         mark = "" if mark == "." else mark
         played = graded.grade if graded is not None and graded.cell == index else ""
-        better = show_better and index in graded.best_cells
+        better = index in better_cells
         words = [cell_name(index, n), mark or "empty"]
         if index == last:
             words.append("the last move")
         if played:
-            words.append(f"{GRADE_WORDS[played]}{', by estimate' if graded.is_estimate else ''}")
+            words.append(f"{GRADE_WORDS[played]}{', by estimate' if estimate else ''}")
         if better:
-            words.append("Hard's choice" if graded.is_estimate else "a better move")
+            words.append("Hard's choice" if estimate else "a better move")
         cells.append(BoardCell(index, mark, ", ".join(words), index == last, index in pos.winning_line, played, better))
     return tuple(cells)
 
