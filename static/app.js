@@ -797,6 +797,30 @@
     }, (wait > 0 ? wait : 2) * 1000);
   }
 
+  // A move chosen while a piece of a big board's grades is on its way would wait behind the piece, which then
+  // redraws that move in the list and the wait is dropped with the link it was for: it is chosen again once the
+  // piece is in, from the list as redrawn.
+  var chosenMeanwhile = null;
+  document.addEventListener(
+    "click",
+    function (event) {
+      var link = event.target.closest && event.target.closest(".review-side .move-list a");
+      var grader = document.getElementById("review-grader");
+      var item = link && link.closest("li[id]");
+      if (!item || !grader || !grader.classList.contains("htmx-request")) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      chosenMeanwhile = item.id;
+    },
+    true
+  );
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!chosenMeanwhile) return;
+    var link = document.querySelector("#" + chosenMeanwhile + " a");
+    chosenMeanwhile = null;
+    if (link) link.click();
+  });
+
   // A move chosen in the list: in the review htmx draws it in place; from the game's own list a new page comes,
   // which then puts the focus on that move in its list (without scrolling the board out of view).
   var CHOSEN = "move-chosen";

@@ -415,3 +415,19 @@ def test_every_grade_label_has_enough_contrast_picked_or_not(audit_page, live_se
         "document.querySelectorAll('.review-side .move').forEach(m => m.setAttribute('aria-current', 'step'))"
     )
     axe(page, "every grade picked")
+
+
+def test_a_move_chosen_while_a_big_boards_grades_arrive_is_shown(open_page, live_server):
+    page = open_page(base_url=live_server, viewport=DESKTOP)
+    held = []
+    page.route("**/review/grades?*", lambda route: held.append(route))
+    page.goto("/review?board=15x15&moves=112.0.113.14.114.210.115.224.116")
+    page.wait_for_function("document.getElementById('review-grader').classList.contains('htmx-request')")
+    # The reader picks move 3 while the grades of the moves, move 3's among them, are on their way.
+    page.get_by_role("list", name="Moves").get_by_role("link", name=re.compile(r"^3\. X ")).click()
+    held[0].continue_()
+    expect(where(page)).to_have_text(re.compile(r"^You are looking at move 3 of 9"))
+    expect(page.locator(".review-explain")).to_have_text(re.compile(r"^Move 3, X "))
+    expect(page.get_by_role("list", name="Moves").locator("[aria-current='step']")).to_have_accessible_name(
+        re.compile(r"^3\. X .+, (best|good|inaccuracy|mistake|blunder)")
+    )
