@@ -4,18 +4,24 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run test screenshots fuzz memory soak costs busy heads friends mutate lint format bench stats tournament strength tune load scale scale-up capacity lighthouse chromium haproxy redis book clean
+.PHONY: run check test screenshots fuzz memory soak costs busy heads friends mutate lint format bench stats tournament strength tune load scale scale-up capacity lighthouse chromium haproxy redis zbar book clean
 
 run: $(VENV)/.installed
 	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
 
+# The fast tier: lint, types and every test that needs no server process and no browser (tests/tiers.py), on
+# every core, test by test, the properties with fewer examples (tests/conftest.py). A test that starts a server or
+# leaves a process running fails: it belongs to `make test`.
+check: $(VENV)/.installed-test lint
+	HYPOTHESIS_PROFILE=check $(BIN)/python -m pytest --fast -n auto --dist load -p no:cacheprovider -p no:playwright
+
 # One pytest worker per core; --dist loadfile keeps each module on one worker, so a module's servers
 # (the production tests' gunicorn, the browser's live server) start once per worker, not once per test.
-test: $(VENV)/.installed-test chromium haproxy redis lint
+test: $(VENV)/.installed-test chromium haproxy redis zbar lint
 	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # The browser tests again, saving a screenshot of each main state to artifacts/screenshots/ to look at.
-screenshots: $(VENV)/.installed-test chromium
+screenshots: $(VENV)/.installed-test chromium zbar
 	SCREENSHOTS=1 $(BIN)/python -m pytest -n auto --dist loadfile tests/e2e
 
 # The property-based fuzz tests with many more examples than `make test` gives them.
@@ -69,6 +75,7 @@ mutate: $(VENV)/.installed-mutate
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: $(VENV)/.installed-test
 	$(BIN)/ruff format .
@@ -140,6 +147,10 @@ haproxy:
 redis:
 	@scripts/ensure-redis
 
+# The browser tests read the friend game's QR code back with it.
+zbar:
+	@scripts/ensure-zbar
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
@@ -165,4 +176,4 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 clean:
-	rm -rf $(VENV) .lighthouse instance artifacts mutants .pytest_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) .lighthouse instance artifacts mutants .pytest_cache .ruff_cache .mypy_cache .hypothesis *.egg-info

@@ -45,7 +45,9 @@ def workers_of(master: int) -> list[int]:
 
 def rss_mb(pid: int) -> float:
     status = Path(f"/proc/{pid}/status").read_text()
-    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1)) / 1024
+    found = re.search(r"VmRSS:\s+(\d+) kB", status)
+    assert found is not None, f"/proc/{pid}/status has no VmRSS"
+    return int(found.group(1)) / 1024
 
 
 def main() -> int:

@@ -94,7 +94,7 @@ def attack(port: int, plan: list[tuple[str, str, float]]) -> dict[str, collectio
     """Run in the attackers' process: one connection for each (group, source, seconds) of ``plan``, all starting
     now; what each group got."""
     start = time.monotonic()
-    got = {group: collections.Counter() for group, _, _ in plan}
+    got = {group: collections.Counter[str]() for group, _, _ in plan}
     threads = [
         threading.Thread(target=attacker, args=(port, number, source, start + seconds, got[group]), daemon=True)
         for number, (group, source, seconds) in enumerate(plan)
@@ -108,7 +108,9 @@ def attack(port: int, plan: list[tuple[str, str, float]]) -> dict[str, collectio
 
 def page_fields(page: str) -> tuple[str, str, str]:
     """The board, its status and the digest of the game a page or fragment shows."""
-    tag = re.search(r'<div id="board"[^>]*>', page).group(0)
+    board = re.search(r'<div id="board"[^>]*>', page)
+    assert board is not None, "every page and fragment of a game shows its board"
+    tag = board.group(0)
     found = dict(re.findall(r'data-(board|status|game)="([^"]*)"', tag))
     return found["board"], found["status"], found["game"]
 

@@ -82,13 +82,14 @@ def measure(instance: Instance, board: str, level: str, args, rng: random.Random
     """Moves at ``level`` on ``board`` until --moves are measured or --cpu-budget or --wall-budget runs out."""
     settings = f"mode=hvc&human=X&board={board}&difficulty={level}"
     player = Player(instance.port, settings=settings, rng=rng)
-    costs, failures = [], []
+    costs: list[float] = []
+    failures: list[str] = []
     cpu_budget_ns = args.cpu_budget * 1e9
     wall_deadline = time.monotonic() + args.wall_budget
     while len(costs) < args.moves and sum(costs) < cpu_budget_ns and time.monotonic() < wall_deadline:
         try:
             player.start_if_over()  # not counted: a new game is not a move
-            pids = descendants(instance.process.pid)
+            pids = descendants(instance.started.pid)
             before = cpu_ns(pids)
             player.move()
             costs.append(cpu_ns(pids) - before)

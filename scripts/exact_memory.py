@@ -27,7 +27,8 @@ GOAL_MB = 150
 def memory_mb() -> tuple[float, float]:
     """(resident now, resident at its peak) of this process, in MB."""
     status = Path("/proc/self/status").read_text()
-    now, peak = (int(re.search(rf"{name}:\s+(\d+) kB", status).group(1)) / 1024 for name in ("VmRSS", "VmHWM"))
+    found = {name: re.search(rf"{name}:\s+(\d+) kB", status) for name in ("VmRSS", "VmHWM")}
+    now, peak = (int(match.group(1)) / 1024 for match in found.values() if match is not None)
     return now, peak
 
 

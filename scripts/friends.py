@@ -45,8 +45,9 @@ def cpu_seconds(pid: int) -> float:
 
 
 def resident_mb(pid: int) -> float:
-    with suppress(OSError, AttributeError):
-        return int(re.search(r"VmRSS:\s+(\d+) kB", Path(f"/proc/{pid}/status").read_text()).group(1)) / 1024
+    with suppress(OSError):
+        if found := re.search(r"VmRSS:\s+(\d+) kB", Path(f"/proc/{pid}/status").read_text()):
+            return int(found.group(1)) / 1024
     return 0.0
 
 
@@ -67,7 +68,9 @@ async def fetch(port: int, method: str, path: str, headers: dict[str, str], body
 
 
 def cookie_of(head: str) -> str:
-    return re.search(r"Set-Cookie: (seat=[^;]+)", head, re.I).group(1)
+    found = re.search(r"Set-Cookie: (seat=[^;]+)", head, re.I)
+    assert found is not None, f"no seat cookie in {head!r}"
+    return found.group(1)
 
 
 class Pair:
@@ -100,7 +103,9 @@ async def make_pair(port: int, number: int) -> Pair:
     headers = {"X-Forwarded-For": f"198.18.{number // 256}.{number % 256}"}
     status, head, _ = await fetch(port, "POST", "/new", headers, "mode=friend&board=15x15")
     assert status == 303, status
-    address = re.search(r"Location: (\S+)", head).group(1)
+    location = re.search(r"Location: (\S+)", head)
+    assert location is not None, head
+    address = location.group(1)
     inviter = cookie_of(head)
     status, head, _ = await fetch(port, "GET", address, headers | {"Sec-Fetch-Dest": "document"})
     assert status == 200, status
@@ -196,13 +201,16 @@ async def mover(port: int, pairs: list[Pair], rate: float, seconds: float, resul
             continue
         pair = idle[0]
         pair.busy = True
+        ply = 225 - len(pair.empty)  # the move number the page was drawn at
         cell, seat = pair.empty.pop(), pair.to_move
         pair.version += 1
         pair.to_move = "guest" if seat == "inviter" else "inviter"
         pair.sent[pair.version] = time.perf_counter()
         moves += 1
         headers = {"Cookie": pair.cookies[seat], "HX-Request": "true"} | pair.forwarded()
-        task = asyncio.ensure_future(fetch(port, "POST", f"{pair.address}/move", headers, f"cell={cell}&round=1"))
+        task = asyncio.ensure_future(
+            fetch(port, "POST", f"{pair.address}/move", headers, f"cell={cell}&round=1&ply={ply}")
+        )
         tasks.add(task)
         task.add_done_callback(tasks.discard)
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -258,7 +266,7 @@ async def run(args, port: int, master: int) -> int:
     playing_cpu = sum(cpu_seconds(pid) for pid in pids) - before
     await sampler
     prober.join()
-    healthz = list(healthz)
+    probed = list(healthz)
     stop.set()
     for task in listeners:
         task.cancel()
@@ -280,10 +288,10 @@ async def run(args, port: int, master: int) -> int:
         f"  CPU per relayed move (the move, its answer and the friend's event, idle cost taken off): "
         f"{per_move * 1000:.1f} ms"
     )
-    finite = [h for h in healthz if h != float("inf")]
+    finite = [h for h in probed if h != float("inf")]
     print(
-        f"  /healthz: median {statistics.median(finite) * 1000:.0f} ms, worst {max(healthz) * 1000:.0f} ms "
-        f"({len(healthz)} probes)"
+        f"  /healthz: median {statistics.median(finite) * 1000:.0f} ms, worst {max(probed) * 1000:.0f} ms "
+        f"({len(probed)} probes)"
     )
     print(
         f"  workers' peak memory: {', '.join(f'{mb:.0f} MB' for mb in peak.values())} (goal under {MEMORY_GOAL_MB} MB)"

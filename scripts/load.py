@@ -95,22 +95,29 @@ def post(port: int, method: str, path: str, body: str = "", headers=None):
         connection.close()
 
 
+def found(pattern: str, text: str, flags: int = 0) -> re.Match[str]:
+    """The first match of ``pattern`` in a page this script asked for; AssertionError if the page lacks it."""
+    match = re.search(pattern, text, flags)
+    assert match is not None, f"{pattern!r} is not in the page"
+    return match
+
+
 def fresh_game(port: int) -> dict[str, str]:
     """A new game's cookie, the board and the hidden fields of its move form: where each player starts."""
     _, _, page = post(port, "GET", "/")
-    digest = re.search(r'data-game="([^"]*)"', page).group(1)  # every form says what it was drawn from
+    digest = found(r'data-game="([^"]*)"', page).group(1)  # every form says what it was drawn from
     headers = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"}
     status, answer, html = post(port, "POST", "/new", f"{NEW_GAME}&start=1&game={digest}", headers)
     assert status == 200, html
     cookie = next(c.split(";")[0] for c in answer.get_all("Set-Cookie") if c.startswith("session="))
     fields = urlencode(move_form_fields(html))
-    board = re.search(r'data-board="([^"]*)"', html).group(1)
+    board = found(r'data-board="([^"]*)"', html).group(1)
     return {"LOAD_COOKIE": cookie, "LOAD_FIELDS": fields, "LOAD_BOARD": board}
 
 
 def move_form_fields(html: str) -> list[tuple[str, str]]:
     """The hidden fields the board's form sends: those inside it and those joined to it by ``form=``."""
-    form = re.search(r'<form class="cells"[^>]*>.*?</form>', html, re.S)
+    form = found(r'<form class="cells"[^>]*>.*?</form>', html, re.S)
     form_id = re.search(r'\bid="([^"]+)"', form.group().split(">", 1)[0])
     fields = []
     for tag in re.finditer(r"<input\b[^>]*>", html):
@@ -170,7 +177,7 @@ def main() -> int:
         }
         for server, route, env in targets.values():  # warm-up, not counted
             wrk(server, route, 2, args.connections, env)
-        runs = {name: [] for name in targets}
+        runs: dict[str, list] = {name: [] for name in targets}
         for _ in range(args.rounds):
             for name, (server, route, env) in targets.items():
                 runs[name].append(wrk(server, route, args.seconds, args.connections, env))

@@ -37,7 +37,7 @@ GAME_FIELD = re.compile(r'name="game" value="([^"]+)"')
 def random_game(rng: random.Random, empty: str, stones: int) -> list[int]:
     """``stones`` random moves from ``empty`` that no one has won with."""
     while True:
-        pos, moves = position(empty), []
+        pos, moves = position(empty), list[int]()
         while len(moves) < stones and not pos.is_over():
             cell = rng.choice(pos.legal_moves())
             pos, moves = pos.play(cell), [*moves, cell]
@@ -75,7 +75,9 @@ def costly_requests(client, spec, rng: random.Random):
     moves, _ = fresh()
     listed = ",".join(map(str, moves))
     # The visitor's game set to this position (not timed), then the page with its hint.
-    game = GAME_FIELD.search(client.get("/").get_data(as_text=True)).group(1)
+    field = GAME_FIELD.search(client.get("/").get_data(as_text=True))
+    assert field is not None, "the game's page names its game in its forms"
+    game = field.group(1)
     form = {"board": spec.key, "moves": listed, "game": game, "against": "computer", "level": "minimax"}
     client.post("/play-from", data=form)
     yield "the page with a hint", lambda: client.get("/?hint=1")
@@ -102,7 +104,7 @@ def costly_requests(client, spec, rng: random.Random):
     for length in (1, 2, 3):
         for folded in (False, True):
             _, board = fresh()
-            path, after = [], position(board)
+            path, after = list[int](), position(board)
             while len(path) < length and not after.is_over():
                 cell = rng.choice(after.legal_moves())
                 path, after = [*path, cell], after.play(cell)

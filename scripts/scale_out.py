@@ -99,12 +99,19 @@ class Instance:
             )
         return self
 
+    @property
+    def started(self) -> subprocess.Popen:
+        """The process; RuntimeError if it was never started."""
+        if self.process is None:
+            raise RuntimeError("the process was never started")
+        return self.process
+
     def wait_until_healthy(self) -> Instance:
         """Return once /healthz answers 200; stop with the instance's output if it exits or never does."""
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"{self.name} exited with {self.process.returncode}:\n{self.output()}")
+            if self.started.poll() is not None:
+                raise RuntimeError(f"{self.name} exited with {self.started.returncode}:\n{self.output()}")
             try:
                 if request(self.port, "GET", "/healthz", timeout=2).status == 200:
                     return self
@@ -120,17 +127,18 @@ class Instance:
 
         SIGKILL reaches the whole process group, workers included, as when a platform's container dies.
         """
-        if not self.is_running():
-            return self.process.returncode if self.process else 0
+        process = self.process
+        if process is None or process.poll() is not None:  # not running
+            return process.returncode if process else 0
         if sig == signal.SIGKILL:
-            os.killpg(self.process.pid, signal.SIGKILL)
+            os.killpg(process.pid, signal.SIGKILL)
         else:
-            self.process.send_signal(sig)
+            process.send_signal(sig)
         try:
-            code = self.process.wait(timeout=timeout)
+            code = process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            code = self.process.wait()
+            os.killpg(process.pid, signal.SIGKILL)
+            code = process.wait()
         self._wait_for_the_group_to_go()
         return code
 
@@ -139,15 +147,15 @@ class Instance:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
-                os.killpg(self.process.pid, 0)
+                os.killpg(self.started.pid, 0)
             except ProcessLookupError:
                 return
             time.sleep(0.01)
 
     def workers(self) -> list[int]:
         """The process ids of the master and its workers."""
-        found = subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True).stdout
-        return [self.process.pid, *map(int, found.split())]
+        found = subprocess.run(["pgrep", "-P", str(self.started.pid)], capture_output=True, text=True).stdout
+        return [self.started.pid, *map(int, found.split())]
 
     def output(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -229,12 +237,19 @@ class Proxy:
         rows = csv.DictReader(self.command("show stat").lstrip("# ").splitlines())
         return next(row for row in rows if row["pxname"] == "game" and row["svname"] == "BACKEND")
 
+    @property
+    def started(self) -> subprocess.Popen:
+        """The process; RuntimeError if it was never started."""
+        if self.process is None:
+            raise RuntimeError("the process was never started")
+        return self.process
+
     def wait_for(self, states: dict[str, str], timeout: float = STARTUP_SECONDS) -> None:
         """Return once each named server's health is as given ("UP" or "DOWN")."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"haproxy exited with {self.process.returncode}:\n{self.output()}")
+            if self.started.poll() is not None:
+                raise RuntimeError(f"haproxy exited with {self.started.returncode}:\n{self.output()}")
             with suppress(OSError):  # the admin socket is not there yet
                 now = {name: row["status"].split()[0] for name, row in self.servers().items()}
                 if all(now.get(name) == state for name, state in states.items()):
@@ -249,7 +264,7 @@ class Proxy:
             time.sleep(0.01)
 
     def cpu_seconds(self) -> float:
-        return cpu_seconds([self.process.pid])
+        return cpu_seconds([self.started.pid])
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
@@ -369,6 +384,7 @@ class Answer:
     def move_fields(self) -> dict[str, str]:
         """The hidden fields the board's form sends: those inside it and those joined to it by ``form=``."""
         form = re.search(r'<form class="cells"[^>]*>.*?</form>', self.body, re.S)
+        assert form is not None, "a game's page has the board's form"
         form_id = re.search(r'\bid="([^"]+)"', form.group().split(">", 1)[0])
         fields = {}
         for tag in re.finditer(r"<input\b[^>]*>", self.body):
@@ -435,7 +451,7 @@ class Player:
         answer = request(self.port, "POST", path, body=urlencode(form), headers=headers)
         if answer.status != 200:
             raise RequestFailed(f"POST {path} answered {answer.status}: {answer.body[:200]!r}")
-        self.served_by.append(answer.served_by)
+        self.served_by.append(answer.served_by or "no X-Served-By")
         for name, value in answer.cookies().items():
             if value:
                 self.jar[name] = value
@@ -497,7 +513,7 @@ def play_continuously(
     recorded and the player goes on from the game it has, as a person clicks again; an answer that does not
     follow from the last one (a game lost) is recorded and ends that player's play.
     """
-    records = [{"lost": [], "failed": []} for _ in range(players)]
+    records: list[dict[str, list]] = [{"lost": [], "failed": []} for _ in range(players)]
     everyone = [Player(port, rng=random.Random(seed + i)) for i in range(players)]
 
     def play(player: Player, record: dict) -> None:

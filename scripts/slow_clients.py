@@ -112,8 +112,9 @@ def workers(master: int) -> list[int]:
 
 
 def resident_mb(pid: int) -> float:
-    with suppress(OSError, AttributeError):
-        return int(re.search(r"VmRSS:\s+(\d+) kB", Path(f"/proc/{pid}/status").read_text()).group(1)) / 1024
+    with suppress(OSError):
+        if found := re.search(r"VmRSS:\s+(\d+) kB", Path(f"/proc/{pid}/status").read_text()):
+            return int(found.group(1)) / 1024
     return 0.0
 
 
@@ -121,7 +122,7 @@ def run_clients(name: str, connections: int, port: int, stop, answered) -> None:
     """The attack's clients, in a process of their own so that the probes are not timed behind them."""
 
     async def clients():
-        done, answers = asyncio.Event(), collections.Counter()
+        done, answers = asyncio.Event(), collections.Counter[str]()
         tasks = [asyncio.create_task(client(port, n, name, done, answers)) for n in range(connections)]
         while not stop.is_set():
             await asyncio.sleep(0.2)

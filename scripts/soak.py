@@ -42,7 +42,9 @@ def workers_of(master: int) -> list[int]:
 
 def rss_mb(pid: int) -> float:
     status = Path(f"/proc/{pid}/status").read_text()
-    return int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1)) / 1024
+    found = re.search(r"VmRSS:\s+(\d+) kB", status)
+    assert found is not None, f"/proc/{pid}/status has no VmRSS"
+    return int(found.group(1)) / 1024
 
 
 class Visitor:
@@ -131,18 +133,18 @@ class Visitor:
             return self.send("GET", f"{route}?{urlencode(query)}", htmx=rng.random() < 0.5)[0]
         if kind == "review":
             spec = rng.choice(BOARDS)
-            pos, moves = position(spec.empty), []
+            pos, moves = position(spec.empty), list[int]()
             for _ in range(rng.randrange(1, min(spec.cells, 40))):
                 if pos.is_over():
                     break
                 move = rng.choice(pos.legal_moves())
                 pos, moves = pos.play(move), [*moves, move]
-            query = {"board": spec.key, "moves": ".".join(map(str, moves))}
+            review: dict[str, str | int] = {"board": spec.key, "moves": ".".join(map(str, moves))}
             if not spec.is_solved() and rng.random() < 0.5:
                 # A piece of a big board's review, as the page fetches it, from any move on.
-                query["start"] = rng.randrange(len(moves))
-                return self.send("GET", f"/review/grades?{urlencode(query)}", htmx=True)[0]
-            return self.send("GET", f"{rng.choice(['/review', '/'])}?{urlencode(query)}")[0]
+                review["start"] = rng.randrange(len(moves))
+                return self.send("GET", f"/review/grades?{urlencode(review)}", htmx=True)[0]
+            return self.send("GET", f"{rng.choice(['/review', '/'])}?{urlencode(review)}")[0]
         if kind == "pages":
             return self.send("GET", rng.choice(["/", "/numbers", "/tournament", "/healthz", "/tree", "/?hint=1"]))[0]
         junk = f"{rng.randrange(10**9)}" + "x" * rng.randrange(0, 3000)

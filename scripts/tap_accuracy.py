@@ -21,7 +21,7 @@ import sys
 import threading
 from pathlib import Path
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import FloatRect, Locator, expect, sync_playwright
 from werkzeug.serving import make_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,6 +50,13 @@ def spread_taps(rng: random.Random, meant: list[int], spread: float) -> list[lis
     return [[m, rng.gauss(0, spread), rng.gauss(0, spread)] for m in meant]
 
 
+def box(locator: Locator) -> FloatRect:
+    """Where a shown element is on the page."""
+    found = locator.bounding_box()
+    assert found is not None, f"{locator} is not shown"
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spread", type=float, default=8.0, help="the taps' standard deviation, CSS px at no zoom")
@@ -76,19 +83,19 @@ def main() -> int:
                 # Squares away from the edges, so that a tap off the board is not counted against it.
                 inner = [r * n + c for r in range(1, n - 1) for c in range(1, n - 1)]
                 meant = [rng.choice(inner) for _ in range(args.taps)]
-                size = page.locator("#cell-0").bounding_box()["width"]
+                size = box(page.locator("#cell-0"))["width"]
                 at_once = share(page.evaluate(HITS, [spread_taps(rng, meant, args.spread), "#board "]), meant)
                 zoomed = share(page.evaluate(HITS, [spread_taps(rng, meant, args.spread / ZOOM), "#board "]), meant)
                 off = share(page.evaluate(HITS, [[[m, 12, 0] for m in meant], "#board "]), meant)
                 line = f"{key:6} {width:5}  {size:5.1f}  | {at_once:6.1%}, 1 tap"
                 line += f" | {size * ZOOM:5.1f} px, {zoomed:6.1%}, 1 tap"
                 # The magnifier, opened on the middle square: its 25 squares, each tapped the same way.
-                centre = page.locator(f"#cell-{n * n // 2}").bounding_box()
+                centre = box(page.locator(f"#cell-{n * n // 2}"))
                 page.touchscreen.tap(centre["x"] + centre["width"] / 2, centre["y"] + centre["height"] / 2)
                 shown = page.locator(".loupe-cell")
                 if shown.count():
                     cells = [int(c) for c in shown.evaluate_all("cs => cs.map(c => c.dataset.cell)")]
-                    loupe_size = shown.first.bounding_box()["width"]
+                    loupe_size = box(shown.first)["width"]
                     aimed = [rng.choice(cells) for _ in range(args.taps)]
                     loupe = share(page.evaluate(HITS, [spread_taps(rng, aimed, args.spread), ".loupe "]), aimed)
                     loupe_off = share(page.evaluate(HITS, [[[m, 12, 0] for m in aimed], ".loupe "]), aimed)

@@ -850,8 +850,7 @@
   });
 
   // "Copy link" copies the address shown beside it; the button only exists for those with JavaScript.
-  // Without a configured site address the server writes a path (it never trusts the Host header), and
-  // the address the browser shows completes it into a link that works anywhere.
+  // An address written as a path (a page drawn by an older server) is completed from the browser's own.
   function showCopyButtons() {
     document.querySelectorAll("[data-copy]").forEach(function (button) {
       var field = document.getElementById(button.getAttribute("data-copy"));
@@ -903,6 +902,21 @@
     if (!field) return;
     navigator.share({ title: "Play tic-tac-toe with me", url: field.value }).catch(function () {
       // Closed without sharing: nothing to say.
+    });
+  });
+
+  // A refused "Play a friend" (429, 503) puts the Mode dropdown back on the mode still played, so that the panel
+  // never shows "Play a friend" over another mode's level pickers.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var select = event.detail && event.detail.elt;
+    if (!select || select.id !== "mode" || !event.detail.xhr) return;
+    if (event.detail.xhr.status < 400) {
+      select.played = select.value;
+      return;
+    }
+    var played = select.played;
+    Array.prototype.forEach.call(select.options, function (option) {
+      option.selected = played ? option.value === played : option.defaultSelected;
     });
   });
 

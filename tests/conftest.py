@@ -2,16 +2,58 @@ import os
 import secrets
 
 import pytest
+import tiers
 from hypothesis import settings
 from jinja2 import BytecodeCache
 from servers import Gunicorn, server_environment
 
 from webapp import create_app
 
-# Few examples in `make test`, so that CI stays quick; `make fuzz` runs the same properties with many more.
+# Few examples in `make test`, so that CI stays quick, fewer in `make check`; `make fuzz` runs the same properties
+# with many more.
 settings.register_profile("ci", max_examples=40, deadline=None)
+settings.register_profile("check", max_examples=10, deadline=None)
 settings.register_profile("fuzz", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--fast",
+        action="store_true",
+        help="the fast tier (`make check`): only the tests that need no server process and no browser (tests/tiers.py)",
+    )
+
+
+def pytest_configure(config):
+    if config.getoption("fast"):
+        tiers.watch_processes()
+
+
+def pytest_ignore_collect(collection_path, config):
+    # The browser tests' folder is not even collected in the fast tier: its conftest starts the browser's plugin.
+    if config.getoption("fast") and any(collection_path.resolve() == folder for folder in tiers.SLOW_FOLDERS):
+        return True
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests that need a server or a browser `slow`; in the fast tier, leave them out."""
+    slow = [item for item in items if tiers.is_slow(item)]
+    for item in slow:
+        item.add_marker(pytest.mark.slow)
+    if config.getoption("fast") and slow:
+        config.hook.pytest_deselected(items=slow)
+        left_out = set(slow)
+        items[:] = [item for item in items if item not in left_out]
+
+
+@pytest.fixture(autouse=True)
+def _no_process_outlives_a_fast_test(request):
+    """In the fast tier, a test that leaves a process running (a server) fails: it belongs to the slow tier."""
+    yield
+    if request.config.getoption("fast") and (running := tiers.WATCH.still_running()):
+        raise tiers.SlowTestInFastTier(f"{request.node.nodeid} left {running} running: mark it slow (tests/tiers.py)")
 
 
 class CompiledTemplates(BytecodeCache):

@@ -15,7 +15,8 @@ STARTUP_SECONDS = 10
 class RedisServer:
     """``with RedisServer() as server:`` a redis-server answering at ``server.url`` until the block ends."""
 
-    def __init__(self):
+    def __init__(self, *options: str):
+        self.options = options  # redis-server's own, after ours: the last of a setting wins
         self.folder = Path(tempfile.mkdtemp(prefix="redis-"))
         self.socket = self.folder / "redis.sock"
         self.url = f"unix://{self.socket}"
@@ -25,7 +26,7 @@ class RedisServer:
         binary = shutil.which("redis-server") or "/usr/bin/redis-server"
         # No TCP port (0), no snapshots, no append-only file: a socket in its folder, and memory only.
         options = ["--port", "0", "--unixsocket", str(self.socket), "--unixsocketperm", "700", "--save", ""]
-        options += ["--appendonly", "no", "--dir", str(self.folder), "--loglevel", "warning"]
+        options += ["--appendonly", "no", "--dir", str(self.folder), "--loglevel", "warning", *self.options]
         self.process = subprocess.Popen(
             [binary, *options],
             stdin=subprocess.DEVNULL,
@@ -44,7 +45,7 @@ class RedisServer:
                 redis.Redis.from_url(self.url, socket_timeout=1).ping()
                 return
             except (redis.RedisError, OSError):
-                if time.monotonic() > deadline or self.process.poll() is not None:
+                if time.monotonic() > deadline or (self.process is None or self.process.poll() is not None):
                     raise RuntimeError("redis-server did not start") from None
                 time.sleep(0.02)
 

@@ -27,7 +27,14 @@ STARTUP_SECONDS = 120
 
 HTMX = {"HX-Request": "true"}
 BOARD = re.compile(r'<div id="board"[^>]*>')
-SETTINGS_THAT_WOULD_CHANGE_THE_SERVER = ("SECRET_KEY", "PORT", "WEB_CONCURRENCY", "GUNICORN_CMD_ARGS", "FLASK_DEBUG")
+SETTINGS_THAT_WOULD_CHANGE_THE_SERVER = (
+    "SECRET_KEY",
+    "SECRET_KEY_FALLBACKS",
+    "PORT",
+    "WEB_CONCURRENCY",
+    "GUNICORN_CMD_ARGS",
+    "FLASK_DEBUG",
+)
 
 
 def procfile_command() -> list[str]:

@@ -12,7 +12,7 @@ import secrets
 import signal
 
 import pytest
-from servers import HOST, Gunicorn, request, server_environment
+from servers import HOST, Gunicorn, move_form_fields, request, server_environment
 
 NAVIGATION = {"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}
 
@@ -39,7 +39,10 @@ def status_of(body: bytes) -> str:
 
 
 def move(port, address, cookie, cell) -> int:
-    status, _, _ = request(port, "POST", f"{address}/move", body=f"cell={cell}&round=1", headers={"Cookie": cookie})
+    """A move from the page as it is now: its form's round and move number read first, as a browser draws them."""
+    _, _, page = request(port, "GET", address, headers={"Cookie": cookie})
+    drawn = "&".join(f"{name}={value}" for name, value in move_form_fields(page.decode()))
+    status, _, _ = request(port, "POST", f"{address}/move", body=f"cell={cell}&{drawn}", headers={"Cookie": cookie})
     return status
 
 

@@ -20,6 +20,7 @@ from webapp.engine.boards import BY_KEY, Board
 from webapp.engine.levels import playable
 from webapp.engine.rules import Position, other, parse
 from webapp.learn.numbers import reachable
+from webapp.learn.tournament import Record
 from webapp.solver import choose_move
 
 # The solver's import and its first move, timed together in a fresh interpreter: what a new worker pays.
@@ -65,25 +66,18 @@ def time_first_call(runs: int = 5) -> list[float]:
     ]
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgainstRandom(Record):
     """How minimax did against an opponent who plays uniformly at random."""
 
     side: str
-    wins: int
-    draws: int
-    losses: int
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
 
     @property
     def win_rate(self) -> float:
         return self.wins / self.games
 
 
-def versus_random(side: str, games: int, rng: random.Random) -> Record:
+def versus_random(side: str, games: int, rng: random.Random) -> AgainstRandom:
     """Play ``games`` games with minimax as ``side`` against uniformly random moves."""
     results = []
     for _ in range(games):
@@ -92,7 +86,7 @@ def versus_random(side: str, games: int, rng: random.Random) -> Record:
             level = "minimax" if pos.to_move == side else "random"
             pos = pos.play(choose_move(pos.board, level, rng))
         results.append(pos.winner)
-    return Record(side, results.count(side), results.count(None), results.count(other(side)))
+    return AgainstRandom(results.count(side), results.count(None), results.count(other(side)), side=side)
 
 
 # Positions that were slow before the budget existed: each is benched on its board.

@@ -159,7 +159,7 @@ def make(key: str, cache: Path = CACHE) -> dict:
     )
 
     def entry(board: str, name: str | None, half_name: str | None) -> dict:
-        row = {"id": name, "half": half_name} if name else {}
+        row: dict[str, object] = {"id": name, "half": half_name} if name else {}
         row["cells"] = cells_of(board)
         if board in judgements:
             row |= {k: judgements[board][k] for k in ("eval", "depth", "pv")}

@@ -19,10 +19,14 @@ import io
 import random
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from webapp.engine import levels
 from webapp.engine.boards import Board
 from webapp.engine.rules import O, X
+
+if TYPE_CHECKING:
+    from tools.rapfi import Player as RapfiPlayer
 
 Player = Callable[[str, random.Random], int]
 
@@ -43,7 +47,7 @@ def level(name: str) -> Player:
     return play
 
 
-def rapfi(nodes: int = 2000) -> Player:
+def rapfi(nodes: int = 2000) -> RapfiPlayer:
     """Rapfi at ``nodes`` nodes a move (15×15 only); RapfiError if ``RAPFI`` names no binary."""
     from tools import rapfi as client
 
@@ -97,7 +101,8 @@ def _stand_in_for_the_socket_player() -> None:
         import flask_socketio  # noqa: F401
     except ImportError:
         stand_in = type(sys)("flask_socketio")
-        stand_in.SocketIO = stand_in.emit = stand_in.join_room = None
+        for name in ("SocketIO", "emit", "join_room"):
+            setattr(stand_in, name, None)
         sys.modules["flask_socketio"] = stand_in
 
 

@@ -114,7 +114,7 @@ class Rapfi:
             text=True,
             bufsize=1,
         )
-        self.lines = lines = queue.Queue()
+        self.lines = lines = queue.Queue[str | None]()
         threading.Thread(target=_pump, args=(self.proc, lines), daemon=True).start()
         self._send("START 15")
         self._wait_for(lambda line: line == "OK", 30, "START")
@@ -130,7 +130,8 @@ class Rapfi:
             self.proc.kill()
             self.proc.wait(5)
             for pipe in (self.proc.stdin, self.proc.stdout):
-                pipe.close()
+                if pipe is not None:
+                    pipe.close()
             self.proc = None
 
     def close(self) -> None:
@@ -150,6 +151,8 @@ class Rapfi:
         self.close()
 
     def _send(self, text: str) -> None:
+        if self.proc is None or self.proc.stdin is None:
+            raise RapfiError("Rapfi is not running.")
         try:
             self.proc.stdin.write(text + "\n")
             self.proc.stdin.flush()
@@ -168,7 +171,7 @@ class Rapfi:
 
     def _wait_for(self, wanted, seconds: float, what: str) -> tuple[str, list[str]]:
         """The first line ``wanted`` accepts and the lines before it; RapfiError if none comes within ``seconds``."""
-        deadline, seen = time.monotonic() + seconds, []
+        deadline, seen = time.monotonic() + seconds, list[str]()
         while (line := self._read(deadline)) is not None:
             if wanted(line):
                 return line, seen
@@ -222,7 +225,9 @@ class Rapfi:
         self._send("\n".join(["BOARD", *stones, "DONE"]))
         line, seen = self._wait_for(lambda text: _MOVE.match(text) is not None, self.timeout, "BOARD")
         self._settle()
-        x, y = map(int, _MOVE.match(line).groups())
+        move = _MOVE.match(line)
+        assert move is not None, "_wait_for returned a move's line"
+        x, y = map(int, move.groups())
         cell = y * N + x
         if not (0 <= x < N and 0 <= y < N) or board[cell] != ".":
             raise RapfiError(f"Rapfi played {x},{y}, which is not an empty square.")
@@ -241,17 +246,22 @@ class Rapfi:
 
 def _pump(proc: subprocess.Popen, lines: queue.Queue) -> None:
     """Rapfi's output, line by line, into ``lines``; None at its end."""
+    assert proc.stdout is not None, "started with stdout=PIPE"
     for line in proc.stdout:
         lines.put(line.rstrip("\r\n"))
     lines.put(None)
 
 
-def player(nodes: int = 2000, binary: str | None = None):
+class Player:
     """Rapfi as a player of this game's tools, ``play(board, rng) -> cell``; ``play.engine`` is its client."""
-    engine = Rapfi(binary, nodes)
 
-    def play(board: str, rng: random.Random | None = None) -> int:
-        return engine.move(board)
+    def __init__(self, engine: Rapfi):
+        self.engine = engine
 
-    play.engine = engine
-    return play
+    def __call__(self, board: str, rng: random.Random | None = None) -> int:
+        return self.engine.move(board)
+
+
+def player(nodes: int = 2000, binary: str | None = None) -> Player:
+    """Rapfi at ``nodes`` nodes a move, as a player of this game's tools."""
+    return Player(Rapfi(binary, nodes))

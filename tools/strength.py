@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tools import opponents, suite
+from tools.rapfi import Player as RapfiPlayer
 from webapp.engine.boards import BY_KEY
 from webapp.engine.rules import O, X, parse
 
@@ -119,7 +120,7 @@ def jobs(
 
 # --- playing, in a worker process ---------------------------------------------------------------------------
 
-_RAPFI: dict[int, opponents.Player] = {}
+_RAPFI: dict[int, RapfiPlayer] = {}
 
 
 def hard_player(level: str = "minimax") -> opponents.Player:
@@ -220,7 +221,7 @@ def run(found: list[Job], settings: Settings, workers: int, log: Path | None, re
     if workers > 1 and len(work) > 1:
         context = multiprocessing.get_context("spawn")
         pool = context.Pool(workers)
-        results = pool.imap_unordered(_play, work)
+        results: Iterable[dict] = pool.imap_unordered(_play, work)
     else:
         pool, results = None, map(_play, work)
     try:

@@ -34,7 +34,7 @@ class Opening:
     """One opening of the suite: its name, its half, and its stones in the order played (X, O, X)."""
 
     id: str
-    half: str
+    half: str | None  # "dev", "held-out" or "reserve"; None in a file that does not split them
     cells: tuple[int, ...]
     n: int
 

@@ -20,6 +20,8 @@ def create_app(test_config=None):
         errors,
         forms,
         friend,
+        friend_actions,
+        friend_store,
         game,
         learn,
         randomness,
@@ -38,6 +40,7 @@ def create_app(test_config=None):
         instance_path=str(ROOT / "instance"),
     )
     app.config.from_mapping(
+        settings.FRIEND_DEFAULTS,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=False,  # the cookie is still Secure whenever the request was HTTPS
@@ -45,7 +48,6 @@ def create_app(test_config=None):
         RANDOM_SEED=None,
         PORT=5000,
         PROXY_COUNT=settings.DEFAULT_PROXY_COUNT,
-        **settings.FRIEND_DEFAULTS,
     )
     app.config.update(settings.from_environment() if test_config is None else test_config)
     settings.require_secret_key(app)
@@ -58,11 +60,14 @@ def create_app(test_config=None):
     if proxies := app.config["PROXY_COUNT"]:
         # Outermost, so the checks see what it forwards: the proxies' own headers say who the client is, the host
         # it asked for and whether it came over HTTPS; nobody else's are read.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # Flask documents wrapping its WSGI app so
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )
     errors.init_app(app)
     costs.init_app(app)
+    friend_store.init_app(app)
     rendering.init_app(app)
     compression.init_app(app)
-    for area in (game, friend, learn, review, api):
+    for area in (game, friend, friend_actions, learn, review, api):
         app.register_blueprint(area.bp)
     return app

@@ -346,7 +346,8 @@ class Table:
     paused: bool = False
     show_values: bool = False
     scores: Scores = field(default_factory=Scores)
-    counts_as: str | None = None
+    # None asks __post_init__ for the difficulty set now, so the field holds a str once made.
+    counts_as: str = None  # type: ignore[assignment]
     game_id: str = ""
     number: int = 0
     practice: bool = False
@@ -475,7 +476,9 @@ class Table:
         pos = self.position
         if pos.is_over():
             raise GameOverError("This game is over. Start a new game to watch another.")
-        return self._played(choose_move(pos.board, self.settings.level(pos.to_move), rng))
+        level = self.settings.level(pos.to_move)
+        assert level is not None, "the computer plays both sides"
+        return self._played(choose_move(pos.board, level, rng))
 
     def undo(self) -> Table:
         """Take back the last move; against the computer, its reply and the person's move before it.
@@ -548,8 +551,7 @@ class Table:
 
     def _computer_replies(self, rng: random.Random) -> Table:
         table = self
-        while not table.position.is_over() and table.settings.is_computer(table.position.to_move):
-            level = table.settings.level(table.position.to_move)
+        while not table.position.is_over() and (level := table.settings.level(table.position.to_move)) is not None:
             table = table._played(choose_move(table.position.board, level, rng))
         return table
 

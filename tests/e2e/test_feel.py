@@ -23,7 +23,7 @@ from playwright.sync_api import Page, expect
 
 from webapp.engine.rules import cell_name
 from webapp.match import Settings, Table
-from webapp.web.present import headline
+from webapp.web.present import status_line
 
 
 def every_headline() -> set[str]:
@@ -32,16 +32,16 @@ def every_headline() -> set[str]:
     for cell in range(9):
         for settings in (Settings(human="O"), Settings(mode="cvc"), Settings(mode="hvh")):
             for paused in (False, True):
-                lines.add(headline(Table(settings=settings, moves=(cell,), paused=paused)))
+                lines.add(status_line(Table(settings=settings, moves=(cell,), paused=paused)))
     for settings in (Settings(), Settings(mode="cvc"), Settings(mode="hvh")):
-        lines.add(headline(Table(settings=settings, moves=(0, 3, 1, 4, 8, 5))))  # O wins
+        lines.add(status_line(Table(settings=settings, moves=(0, 3, 1, 4, 8, 5))))  # O wins
     # On the bigger boards a square is named by its row and column: the longest names are on the edges.
     for key, n in (("4x4", 4), ("7x7", 7), ("15x15", 15)):
         for cell in (1, n - 2, n, n * n - 2, n * (n - 1) - 1, n * n // 2 + 1):
             for settings in (Settings(human="O", board=key), Settings(mode="cvc", board=key)):
                 for paused in (False, True):
-                    lines.add(headline(Table(settings=settings, moves=(cell,), paused=paused)))
-    lines.add(headline(Table(settings=Settings(mode="cvc", board="7x7"), moves=(0, 7, 1, 8, 2, 9, 3, 10, 4))))
+                    lines.add(status_line(Table(settings=settings, moves=(cell,), paused=paused)))
+    lines.add(status_line(Table(settings=Settings(mode="cvc", board="7x7"), moves=(0, 7, 1, 8, 2, 9, 3, 10, 4))))
     return lines
 
 

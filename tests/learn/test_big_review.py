@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from webapp.engine.boards import BY_KEY
-from webapp.learn.big_review import INACCURACY, estimated_grade, explain, graded_moves, summary, turning_point
+from webapp.learn.big_review import INACCURACY, estimated_grade, explain_big_move, graded_moves, summary, turning_point
 from webapp.learn.grading import UNCLEAR, GradedMove
 from webapp.learn.review import graded_move, parse_moves, positions, review_piece
 from webapp.solver import estimate
@@ -92,13 +92,13 @@ def test_the_summary_names_the_move_its_chances_and_hards_move():
 
 
 def test_an_estimate_says_it_is_one_and_names_hards_move():
-    words = explain(estimated(11, "X", 0.55, 0.2), 15)
+    words = explain_big_move(estimated(11, "X", 0.55, 0.2), 15)
     assert words == (
         "Move 11, X row 2, column 10, was a mistake by Hard's estimate: X's chance of winning falls from about 55 % "
         "to about 20 %, and the lead goes to O. Hard would have played row 2, column 11."
     )
-    assert "Hard's choice too" in explain(estimated(2, "O", 0.5, 0.5, "best"), 15)
-    assert "was good by Hard's estimate" in explain(estimated(2, "O", 0.5, 0.45, "good"), 15)
+    assert "Hard's choice too" in explain_big_move(estimated(2, "O", 0.5, 0.5, "best"), 15)
+    assert "was good by Hard's estimate" in explain_big_move(estimated(2, "O", 0.5, 0.45, "good"), 15)
 
 
 def test_a_move_that_plays_a_proved_forced_win_is_best_and_says_so():
@@ -106,4 +106,4 @@ def test_a_move_that_plays_a_proved_forced_win_is_best_and_says_so():
     moves = parse_moves("1.7.2.8.3.20", B7)
     move = graded_moves((*moves, 4), B7)[-1]
     assert (move.grade, move.why, move.is_estimate) == ("best", "keeps", False)
-    assert "proved forced win" in explain(move, 7)
+    assert "proved forced win" in explain_big_move(move, 7)

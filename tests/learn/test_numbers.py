@@ -8,7 +8,7 @@ from webapp.engine.rules import Position, parse
 from webapp.learn import numbers as stats
 from webapp.learn.numbers import (
     SEARCHES,
-    Tally,
+    GameCount,
     census,
     census_totals,
     counted,
@@ -22,7 +22,7 @@ from webapp.learn.numbers import (
 
 def test_every_game_counted_by_result():
     # The published figures: 255,168 games, of which X wins 131,184, O wins 77,904, 46,080 drawn.
-    assert tally(Position.empty()) == Tally(131_184, 77_904, 46_080)
+    assert tally(Position.empty()) == GameCount(131_184, 77_904, 46_080)
     assert tally(Position.empty()).games == 255_168
 
 

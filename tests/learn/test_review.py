@@ -24,7 +24,7 @@ from webapp.learn.review import (
     proved_at_once,
     review,
     review_piece,
-    threats,
+    threat_cells,
 )
 from webapp.solver import analyze
 
@@ -172,7 +172,7 @@ def test_the_turning_point_is_the_losers_first_mistake_or_anyones_in_a_draw():
             "X was winning until move 3; the centre let O escape with a draw. The top-left corner won.",
         ),
         ("6.2.8.0.4.1", None, "X was winning until move 5; the centre let O win at once. The bottom edge won."),
-        # O's edge let X play a corner with two threats at once.
+        # O's edge let X play a corner with two threat_cells at once.
         (
             "3.6.8.7.0.5.4",
             None,
@@ -288,7 +288,7 @@ def test_how_a_won_position_is_won_agrees_with_the_solver():
         # "At once" exactly when a square wins in one move; a fork needs more than one move.
         assert (how == "win at once") == (min(wins) == 1), board
         if how == "fork":
-            assert any(len(threats(pos.play(cell), pos.to_move)) >= 2 for cell in pos.legal_moves())
+            assert any(len(threat_cells(pos.play(cell), pos.to_move)) >= 2 for cell in pos.legal_moves())
     assert kinds == {"win at once", "fork", "win"}
 
 

@@ -60,8 +60,8 @@ def test_the_strength_file_is_read_in_the_catalogues_order_held_out_half_only():
     assert [m.board.key for m in found.boards] == ["7x7", "15x15"]
     fifteen = found.boards[1]
     assert fifteen.rows == (
-        Measured("Rapfi at 2,000 nodes", "X", 7, 1, 8),
-        Measured("Rapfi at 2,000 nodes", "O", 4, 0, 12),
+        Measured(7, 1, 8, opponent="Rapfi at 2,000 nodes", hard_as="X"),
+        Measured(4, 0, 12, opponent="Rapfi at 2,000 nodes", hard_as="O"),
     )
     assert fifteen.suite.startswith("Each game starts from one of 16 balanced three-stone openings")
     assert [(r.games, r.points) for r in fifteen.rows] == [(16, 47), (16, 25)]

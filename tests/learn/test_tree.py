@@ -16,8 +16,8 @@ from webapp.engine.search import Counter, alphabeta
 from webapp.learn.numbers import RESULTS, tree_size
 from webapp.learn.tree import (
     Counts,
-    Estimate,
     InvalidPathError,
+    SearchFigure,
     Value,
     counts,
     explore,
@@ -465,7 +465,7 @@ def test_each_opened_node_carries_the_real_search_and_each_move_its_figure(monke
         side = position(node.board).to_move
         for child in node.children:
             figure = view.score(child.move)
-            assert child.estimate == Estimate(side, figure, figure == view.top)
+            assert child.estimate == SearchFigure(side, figure, figure == view.top)
             assert child.preferred == (child.move in view.best) == (figure == view.top)
     # the cards not yet opened carry no search of their own
     assert all(child.search is None for child in tree.root.children if not child.is_open)
@@ -510,7 +510,7 @@ def test_the_page_says_how_far_the_search_looked_and_labels_every_figure_an_esti
     ],
 )
 def test_a_figure_in_words(figure, exact, words):
-    assert Estimate("X", figure, exact).words == words
+    assert SearchFigure("X", figure, exact).words == words
 
 
 def test_a_search_with_no_look_ahead_says_why_and_shows_no_figure(monkeypatch):
@@ -562,7 +562,7 @@ def test_a_move_the_search_never_weighed_says_so_only_where_nothing_is_proved(mo
     root = explore(QUIET_7, (visited,)).root
     proved, opened_move = (next(child for child in root.children if child.move == cell) for cell in (drawn, visited))
     assert proved.value.is_proved and proved.estimate is None
-    assert opened_move.estimate == Estimate("O", None, False) and opened_move.estimate.words == "not weighed"
+    assert opened_move.estimate == SearchFigure("O", None, False) and opened_move.estimate.words == "not weighed"
 
 
 def fake_values(board: str) -> dict:

@@ -8,6 +8,8 @@ import time
 
 import pytest
 from conftest import COMPILED_TEMPLATES
+from support import page as page_of
+from support import play, send
 
 from webapp import create_app
 from webapp.web import friend_store
@@ -57,8 +59,15 @@ def pair(app):
     return inviter, friend, address
 
 
-def move(client, address, cell, round_=1, headers=HTMX):
-    return client.post(f"{address}/move", data={"cell": cell, "round": round_}, headers=headers)
+def drawn_fields(page) -> dict[str, str]:
+    """The round and the move number a page's board form sends: what its viewer saw."""
+    return dict(re.findall(r'<input type="hidden" name="(round|ply)" value="([^"]*)">', page.text))
+
+
+def move(client, address, cell, headers=HTMX, **drawn):
+    """A move from this client's page as it is now, unless ``drawn`` names the round and move number it was drawn at."""
+    fields = drawn_fields(client.get(address)) | {name: str(value) for name, value in drawn.items()}
+    return client.post(f"{address}/move", data={"cell": cell} | fields, headers=headers)
 
 
 def test_the_link_is_a_128_bit_code_and_the_page_offers_it_to_copy(app):
@@ -67,7 +76,7 @@ def test_the_link_is_a_128_bit_code_and_the_page_offers_it_to_copy(app):
     code = address.rsplit("/", 1)[1]
     assert len(code) == 22  # 16 random bytes, base64url
     page = inviter.get(address)
-    assert "Link for your friend" in page.text and f'value="{address}"' in page.text
+    assert "Link for your friend" in page.text and f'value="http://localhost{address}"' in page.text
     assert status_of(page) == "Waiting for your friend to open the link. You play X."
     assert start(inviter) != address
 
@@ -127,9 +136,43 @@ def test_the_status_says_what_the_friend_played_and_whose_turn_it_is(pair):
 
 def test_a_move_sent_twice_without_javascript_is_played_once(pair):
     inviter, _, address = pair
-    assert move(inviter, address, 4, headers={}).status_code == 303
-    assert move(inviter, address, 4, headers={}).status_code == 303
+    assert move(inviter, address, 4, headers={}, ply=0).status_code == 303
+    assert move(inviter, address, 4, headers={}, ply=0).status_code == 303
     assert board_of(inviter.get(address)) == "....X...."
+
+
+def test_a_move_made_on_a_board_its_sender_never_saw_is_refused_with_the_board_as_it_is(pair):
+    inviter, friend, address = pair
+    stale = drawn_fields(friend.get(address))  # the friend's page, drawn before the inviter's move
+    assert stale == {"round": "1", "ply": "0"}
+    move(inviter, address, 4)
+    response = move(friend, address, 0, **stale)
+    assert response.status_code == 409 and "The game moved on before your move arrived" in alert_of(response)
+    assert board_of(response) == "....X...."  # htmx swaps the board as it is in
+    page = move(friend, address, 0, headers={}, **stale)  # without JavaScript: the whole page, current board
+    assert page.status_code == 409 and "<html" in page.text and board_of(page) == "....X...."
+    assert move(friend, address, 0).status_code == 200  # from the redrawn page, the move is played
+
+
+@pytest.mark.parametrize(
+    "drawn",
+    [
+        {"round": "1"},  # no move number
+        {"round": "1", "ply": ""},
+        {"round": "1", "ply": "x"},
+        {"round": "1", "ply": "-1"},
+        {"round": "1", "ply": "1.0"},
+        {"round": "1", "ply": "10"},  # past the board's last move
+        {"round": "1", "ply": "9" * 40},
+        {"round": "1", "ply": "\u0663"},  # an Arabic-Indic three
+        {"ply": "0"},  # no round
+    ],
+)
+def test_a_missing_or_garbled_move_number_is_a_clear_400(pair, drawn):
+    inviter, _, address = pair
+    response = inviter.post(f"{address}/move", data={"cell": 4} | drawn, headers=HTMX)
+    assert response.status_code == 400 and "This page is out of date" in alert_of(response)
+    assert board_of(response) == "........."
 
 
 def test_the_inviter_may_play_o_before_the_first_move_only(app):
@@ -158,8 +201,8 @@ def test_a_rematch_swaps_the_sides_and_the_score_counts_each_game_once(pair):
     assert status_of(response) == "Rematch, sides swapped. Your turn: you play X."
     assert "you play O" in status_of(inviter.get(address))
     # A move from the last game's page is refused, not played on the new board.
-    assert move(inviter, address, 4, round_=1).status_code == 409
-    assert move(friend, address, 4, round_=2).status_code == 200
+    assert move(inviter, address, 4, round=1, ply=0).status_code == 409
+    assert move(friend, address, 4).status_code == 200
 
 
 def test_undo_is_explained_as_no_take_backs(pair):
@@ -181,7 +224,7 @@ def test_a_junk_or_unknown_code_is_a_plain_404(client, path):
     for suffix in ("", "/events"):
         response = client.get(path + suffix)
         assert response.status_code == 404 and "There is no game at this link" in response.text
-    assert client.post(path + "/move", data={"cell": 0, "round": 1}).status_code == 404
+    assert client.post(path + "/move", data={"cell": 0, "round": 1, "ply": 0}).status_code == 404
 
 
 def test_a_seat_cookie_tampered_with_or_signed_with_another_key_is_a_404(pair, tmp_path):
@@ -220,13 +263,40 @@ def test_a_client_creating_games_too_fast_gets_429_with_a_truthful_retry_after(t
     assert client.post("/new", data={"mode": "friend"}, headers={"X-Forwarded-For": "192.0.2.9"}).status_code == 303
 
 
-def test_a_full_store_answers_503_and_keeps_the_games_it_has(tmp_path):
+def test_a_full_store_answers_503_with_when_a_place_frees_keeps_its_games_and_healthz_names_the_cap(tmp_path):
     app = make_app(tmp_path, FRIEND_GAMES_MOST=1)
     client = app.test_client()
     address = start(client)
-    response = client.post("/new", data={"mode": "friend", "board": "3x3"})
+    response = client.post("/new", data={"mode": "friend", "board": "3x3"}, headers={"X-Forwarded-For": "192.0.2.9"})
     assert response.status_code == 503 and "as many games with a friend" in response.text
+    assert "Try again in 60 minutes." in response.text
+    assert 3590 <= int(response.headers["Retry-After"]) <= 3600  # the one game waits for a friend: an hour at most
     assert client.get(address).status_code == 200
+    assert client.get("/healthz").json == {
+        "status": "degraded",
+        "failing": "friend games' store (SQLite) is full: FRIEND_GAMES_MOST=1",
+    }
+
+
+def test_creations_are_counted_per_ipv6_64_as_one_client(tmp_path):
+    client = make_app(tmp_path).test_client()
+    for host in range(1, 6):
+        start(client, **{"X-Forwarded-For": f"2001:db8:1:2::{host}"})
+    response = client.post("/new", data={"mode": "friend"}, headers={"X-Forwarded-For": "2001:db8:1:2:ffff::6"})
+    assert response.status_code == 429 and "Retry-After" in response.headers
+    start(client, **{"X-Forwarded-For": "2001:db8:1:3::1"})  # the next /64 is another client
+
+
+def test_one_client_may_leave_only_so_many_games_unjoined_and_is_told_when_it_may_start_another(tmp_path):
+    app = make_app(tmp_path, FRIEND_WAITING_PER_CLIENT=2, FRIEND_CREATIONS_PER_MINUTE=100)
+    inviter, friend = app.test_client(), app.test_client()
+    first = start(inviter)
+    start(inviter)
+    response = inviter.post("/new", data={"mode": "friend"})
+    assert response.status_code == 429 and "have not opened the links of your last games" in response.text
+    assert 3590 <= int(response.headers["Retry-After"]) <= 3600
+    friend.get(first, headers=NAVIGATION)  # the friend comes: that game no longer waits
+    start(inviter)
 
 
 @pytest.mark.parametrize("broken", ["sqlite", "redis"])
@@ -309,3 +379,36 @@ def test_a_long_game_folds_its_earlier_moves_above_the_last_six(app):
     page = inviter.get(address, headers=NAVIGATION).get_data(as_text=True)
     assert "<summary>Moves 1–6</summary>" in page
     assert page.count('class="history-earlier"') == 1
+
+
+def test_a_store_file_deleted_under_the_server_refuses_the_next_move_and_healthz_says_degraded(pair, app, tmp_path):
+    inviter, friend, address = pair
+    assert move(inviter, address, 4).status_code == 200
+    page = friend.get(address)
+    for file in tmp_path.glob("friends.sqlite3*"):
+        file.unlink()
+    response = friend.post(f"{address}/move", data={"cell": 0} | drawn_fields(page), headers=HTMX)
+    assert response.status_code == 503 and "not available just now" in response.text
+    assert app.test_client().get("/healthz").json["status"] == "degraded"
+    assert not (tmp_path / "friends.sqlite3").exists()
+
+
+def test_a_new_key_with_the_old_one_as_fallback_keeps_both_seats_the_solo_game_and_its_score(pair, tmp_path):
+    inviter, friend, address = pair
+    solo = inviter.application.test_client()
+    send(solo, "/new", mode="hvh")
+    play(solo, 0, 3, 1, 4, 2)  # X wins: the score counts it
+    assert move(inviter, address, 4).status_code == 200
+    rotated = make_app(tmp_path, SECRET_KEY="the new key", SECRET_KEY_FALLBACKS=["test"])
+    for client in (inviter, friend, solo):
+        client.application = rotated
+    assert move(friend, address, 0).status_code == 200
+    assert move(inviter, address, 8).status_code == 200
+    assert board_of(friend.get(address)) == "O...X...X"
+    assert page_of(solo)["board"] == "XXXOO...."
+    assert "Your saved" not in solo.get("/").text  # nothing was thrown away
+    assert re.findall(r"<dd>(\d+)</dd>", solo.get("/").text)[:3] == ["1", "0", "0"]
+    # Without the fallback, the old cookies are not ours: the seats are a 404, the solo game starts afresh.
+    forgotten = make_app(tmp_path, SECRET_KEY="the new key")
+    inviter.application = forgotten
+    assert inviter.get(address).status_code == 404

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import threading
 import time
@@ -9,12 +10,12 @@ import time
 import pytest
 
 from webapp.web import friend_store
-from webapp.web.friend_store import RedisStore, SQLiteStore, StoreDown, StoreFull
+from webapp.web.friend_store import ClientFull, RedisStore, SQLiteStore, StoreDown, StoreFull
 
 DAY = 86_400
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.slow)])
 def make_store(request, tmp_path):
     """``make_store(expiry=..., most=...)``: a store on this test's backend; each call is another process's view
     of the same games (a second gunicorn worker, or another instance)."""
@@ -127,9 +128,13 @@ def test_a_redis_that_does_not_answer_is_a_store_down(tmp_path):
             call()
 
 
-def test_a_sqlite_file_that_cannot_be_written_fails_the_check_until_a_change_is_written(tmp_path, monkeypatch):
+def test_a_sqlite_file_that_cannot_be_written_fails_every_process_s_check_until_it_can(tmp_path, monkeypatch):
     monkeypatch.setattr(friend_store, "BUSY_SECONDS", 0.1)
-    store = SQLiteStore(tmp_path / "friends.sqlite3", DAY, 10)
+    monkeypatch.setattr(friend_store, "PROBE_BUSY_SECONDS", 0.1)
+    store, quiet_worker = (
+        SQLiteStore(tmp_path / "friends.sqlite3", DAY, 10),
+        SQLiteStore(tmp_path / "friends.sqlite3", DAY, 10),
+    )
     store.create("n" * 22, "line")
     store.check()
     other = sqlite3.connect(tmp_path / "friends.sqlite3", isolation_level=None)
@@ -137,8 +142,119 @@ def test_a_sqlite_file_that_cannot_be_written_fails_the_check_until_a_change_is_
     with pytest.raises(StoreDown):
         store.replace("n" * 22, 1, "moved")
     assert store.load("n" * 22).version == 1  # reading still works, and the health check says the writing does not
-    with pytest.raises(StoreDown):
-        store.check()
+    for worker in (store, quiet_worker):  # the same from a worker that has not tried to write
+        with pytest.raises(StoreDown):
+            worker.check()
     other.rollback()
+    other.close()
+    quiet_worker.check()
+    store.check()
     assert store.replace("n" * 22, 1, "moved") == 2
+
+
+def test_one_client_may_have_only_so_many_games_nobody_has_joined_and_joining_frees_one(make_store):
+    store = make_store(most=100)
+    store.client_waiting, store.client_most = 2, 3
+    store.create("o" * 22, "one", "client-1")
+    store.create("p" * 22, "two", "client-1")
+    with pytest.raises(ClientFull) as refused:
+        store.create("q" * 22, "three", "client-1")
+    assert refused.value.waiting and 3590 < refused.value.seconds <= 3600  # when its first waiting game expires
+    store.create("q" * 22, "three", "client-2")  # another client is counted on its own
+    assert store.replace("o" * 22, 1, "joined", waiting=False) == 2
+    store.create("r" * 22, "three", "client-1")
+    # Three live games in all, joined or not, is as many as one client may have.
+    assert store.replace("p" * 22, 1, "joined", waiting=False) == 2
+    with pytest.raises(ClientFull) as refused:
+        store.create("s" * 22, "four", "client-1")
+    assert not refused.value.waiting and 3590 < refused.value.seconds <= 3600  # its waiting game ends first
+
+
+def test_a_game_nobody_joined_expires_sooner_than_one_being_played(make_store):
+    store = make_store(expiry=3)
+    store.waiting_expiry = 1
+    store.create("t" * 22, "waiting", "client")
+    store.create("u" * 22, "waiting", "client")
+    assert store.replace("u" * 22, 1, "joined", waiting=False) == 2
+    time.sleep(1.2)
+    assert store.load("t" * 22) is None
+    assert store.load("u" * 22) is not None
+    store.create("v" * 22, "another", "client")  # the expired one no longer counts
+
+
+def test_a_full_store_says_when_its_first_game_expires_and_its_check_says_it_is_full(make_store):
+    store, other_worker = make_store(most=2), make_store(most=2)
+    store.create("w" * 22, "one", "client-1")
+    other_worker.check()
+    store.create("x" * 22, "two", "client-2")
+    with pytest.raises(StoreFull) as refused:
+        store.create("y" * 22, "three", "client-3")
+    assert 3590 < refused.value.seconds <= 3600  # both wait for a friend: an hour
+    with pytest.raises(StoreFull):
+        other_worker.check()
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced", "folder deleted"])
+def test_a_sqlite_file_removed_under_a_running_store_is_a_store_down_and_is_not_made_again(tmp_path, how):
+    folder = tmp_path / "instance"
+    path = folder / "friends.sqlite3"
+    store, other_worker = SQLiteStore(path, DAY, 10), SQLiteStore(path, DAY, 10)
+    store.create("z" * 22, "line")
+    other_worker.load("z" * 22)
+    if how == "folder deleted":
+        shutil.rmtree(folder)
+    else:
+        for file in folder.iterdir():
+            file.unlink()
+    if how == "replaced":
+        SQLiteStore(path, DAY, 10).check()  # a fresh, empty file in its place
+    for worker in (store, other_worker):
+        with pytest.raises(StoreDown, match="removed or replaced"):
+            worker.replace("z" * 22, 1, "a move")
+        with pytest.raises(StoreDown):
+            worker.check()
+    assert path.exists() == (how == "replaced")
+
+
+def test_a_worker_told_which_file_holds_the_games_is_down_if_another_is_there_at_its_first_use(tmp_path):
+    path = tmp_path / "friends.sqlite3"
+    SQLiteStore(path, DAY, 10).check()
+    identity = friend_store.file_identity(str(path))
+    path.unlink()
+    with pytest.raises(StoreDown):
+        SQLiteStore(path, DAY, 10, identity).load("a" * 22)
+    assert not path.exists()
+
+
+def test_a_sqlite_file_from_before_the_expiry_columns_keeps_its_games(tmp_path):
+    path = tmp_path / "friends.sqlite3"
+    old = sqlite3.connect(path, isolation_level=None)
+    old.executescript(
+        "CREATE TABLE games (code TEXT PRIMARY KEY, line TEXT NOT NULL, version INTEGER NOT NULL,"
+        " touched REAL NOT NULL, seq INTEGER NOT NULL);"
+    )
+    old.execute("INSERT INTO games VALUES (?, 'line', 3, ?, 1)", ("b" * 22, time.time()))
+    old.close()
+    store = SQLiteStore(path, DAY, 10)
+    assert store.load("b" * 22) == friend_store.Saved("line", 3)
+    assert store.replace("b" * 22, 3, "moved") == 4
+
+
+def test_a_redis_that_answers_pings_but_refuses_writes_fails_the_check(fresh_redis):
+    import redis
+
+    admin = redis.Redis.from_url(fresh_redis)
+    store = RedisStore(fresh_redis, DAY, 10)
+    store.check()
+    policy = admin.config_get("maxmemory-policy")["maxmemory-policy"]
+    admin.config_set("maxmemory-policy", "noeviction")
+    admin.config_set("maxmemory", 1)  # out of memory: every write is refused, pings are answered
+    try:
+        assert admin.ping()
+        with pytest.raises(StoreDown):
+            store.check()
+    finally:
+        admin.config_set("maxmemory", 0)
+        admin.config_set("maxmemory-policy", policy)
+        admin.close()
     store.check()

@@ -1,7 +1,7 @@
 import pytest
 
 from webapp.match import Settings, Table
-from webapp.web.present import Strike, controls_state, game_view, headline, score_view
+from webapp.web.present import Strike, controls_state, game_view, score_view, status_line
 
 
 def table(*moves, **settings) -> Table:
@@ -25,7 +25,7 @@ def table(*moves, **settings) -> Table:
     ],
 )
 def test_the_status_line_says_whose_turn_and_what_happened(t, words):
-    assert headline(t) == words
+    assert status_line(t) == words
 
 
 @pytest.mark.parametrize(
@@ -46,7 +46,7 @@ def test_the_end_of_a_game_has_its_own_tone(t, tone):
 
 def test_a_paused_game_says_so():
     paused = Table(settings=Settings(mode="cvc"), paused=True)
-    assert headline(paused) == "Paused. X to move."
+    assert status_line(paused) == "Paused. X to move."
     assert not game_view(paused).is_running
     assert game_view(Table(settings=Settings(mode="cvc"))).is_running
 
@@ -111,8 +111,8 @@ def test_squares_are_named_by_row_and_column_on_every_board():
 
 
 def test_the_status_line_names_a_square_of_a_bigger_board_by_its_place():
-    assert headline(table(113, board="15x15", human="O")) == "The computer took row 8, column 9. Your turn."
-    assert headline(table(0, board="4x4", mode="cvc")) == "X took the top-left corner; O to move."
+    assert status_line(table(113, board="15x15", human="O")) == "The computer took row 8, column 9. Your turn."
+    assert status_line(table(0, board="4x4", mode="cvc")) == "X took the top-left corner; O to move."
 
 
 def test_six_in_a_row_on_15x15_is_struck_through_once_from_end_to_end():

@@ -109,3 +109,29 @@ def test_the_proxies_in_front_are_counted(count):
 def test_a_proxy_count_that_is_no_small_number_is_refused_with_its_reason(count):
     with pytest.raises(ConfigError, match="PROXY_COUNT must be the number of proxies"):
         from_environment({"PROXY_COUNT": count})
+
+
+@pytest.mark.parametrize(
+    ("text", "keys"),
+    [
+        ("old-key", ["old-key"]),
+        (" older , old ", ["older", "old"]),
+        (",, old,", ["old"]),
+    ],
+)
+def test_old_keys_come_from_secret_key_fallbacks_comma_separated(text, keys):
+    assert from_environment({"SECRET_KEY_FALLBACKS": text})["SECRET_KEY_FALLBACKS"] == keys
+
+
+def test_a_server_started_with_fallbacks_gives_them_to_flask(monkeypatch):
+    monkeypatch.setenv("SECRET_KEY", LONG_ENOUGH)
+    monkeypatch.setenv("SECRET_KEY_FALLBACKS", "the key before, the one before that")
+    assert create_app().config["SECRET_KEY_FALLBACKS"] == ["the key before", "the one before that"]
+
+
+@pytest.mark.parametrize("name", ["FRIEND_WAITING_SECONDS", "FRIEND_WAITING_PER_CLIENT", "FRIEND_GAMES_PER_CLIENT"])
+def test_the_per_client_friend_limits_are_read_and_checked(name):
+    assert from_environment({name: "7"})[name] == 7
+    for bad in ("0", "-1", "many", "10000000"):
+        with pytest.raises(ConfigError, match=f"{name} must be a whole number"):
+            from_environment({name: bad})

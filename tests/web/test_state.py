@@ -61,7 +61,7 @@ def cookies(app, data=NO_COOKIE, score: str | None = None) -> str:
 def loaded_from(app, data, score: str | None = None, **context) -> state.Loaded:
     """What load() makes of cookies holding ``data`` and the score ``score``, signed with the app's key."""
     with app.test_request_context(headers={"Cookie": cookies(app, data, score)}, **context):
-        return state.load()
+        return state.load_table()
 
 
 def fresh(loaded: state.Loaded) -> state.Loaded:
@@ -162,7 +162,7 @@ def test_what_is_saved_reads_back_unchanged(app, table):
 def test_a_score_of_nothing_is_not_written_until_there_is_one(app):
     assert saved(app, Table(game_id=GAME_ID))[1] is None
     with app.test_request_context(headers={"Cookie": cookies(app, {"game": GOOD}, SCORE)}):
-        state.save(state.load().table)
+        state.save(state.load_table().table)
         assert session.score_to_write == SCORE  # there was one: it is kept up to date
 
 
@@ -234,7 +234,7 @@ def test_a_score_cookie_signed_as_the_session_is_not_a_score(app):
     with app.test_request_context(
         headers={"Cookie": f"session={sign(app, {'game': GOOD})}; session_score={sign(app, SCORE)}"}
     ):
-        assert state.load().notice == state.UNREADABLE_SCORE
+        assert state.load_table().notice == state.UNREADABLE_SCORE
 
 
 COOKIE_LIMIT = 4096  # what every browser keeps of a cookie, its name and value together
@@ -323,7 +323,7 @@ def test_a_signed_payload_of_another_shape_is_not_ours(app, data):
 
 def test_a_cookie_signed_with_another_key_is_not_ours(app):
     with app.test_request_context(headers={"Cookie": f"session={sign(app, {'game': GOOD})}x"}):
-        assert fresh(state.load()) == state.Loaded(Table(), state.UNREADABLE, reset=True)
+        assert fresh(state.load_table()) == state.Loaded(Table(), state.UNREADABLE, reset=True)
 
 
 def test_an_expired_cookie_is_not_ours(app):
@@ -333,10 +333,10 @@ def test_an_expired_cookie_is_not_ours(app):
 
 def test_a_fresh_game_after_a_bad_cookie_is_saved_and_its_notice_shown_once(app):
     with app.test_request_context(headers={"Cookie": f"session={sign(app, {'game': GOOD[:-2]})}"}):
-        loaded = state.load()
+        loaded = state.load_table()
         assert loaded.notice == state.UNREADABLE
         assert session["game"] == saved_line(app, loaded.table)
-        assert state.load() == state.Loaded(loaded.table)
+        assert state.load_table() == state.Loaded(loaded.table)
 
 
 def test_a_bad_game_keeps_a_good_score(app):
@@ -348,7 +348,7 @@ def test_a_bad_game_keeps_a_good_score(app):
 
 def test_no_cookie_is_a_new_game_without_a_notice_saved_at_once_with_its_id(app):
     with app.test_request_context():
-        loaded = state.load()
+        loaded = state.load_table()
         assert fresh(loaded) == state.Loaded(Table())
         # Saved with the first page, so that its forms and the cookie they come back with name one game.
         assert session["game"] == saved_line(app, loaded.table)
@@ -366,11 +366,11 @@ def test_a_notice_is_shown_once_and_says_whether_it_is_an_error(app):
     with app.test_request_context():
         state.save(table, notice="Saved.")
         assert "notice_is_error" not in session
-        assert state.load() == state.Loaded(table, "Saved.")
-        assert state.load() == state.Loaded(table)
+        assert state.load_table() == state.Loaded(table, "Saved.")
+        assert state.load_table() == state.Loaded(table)
         state.save(table, notice="That square is taken.", notice_is_error=True)
-        assert state.load() == state.Loaded(table, "That square is taken.", notice_is_error=True)
-        assert state.load() == state.Loaded(table)
+        assert state.load_table() == state.Loaded(table, "That square is taken.", notice_is_error=True)
+        assert state.load_table() == state.Loaded(table)
         state.save(table, notice_is_error=True)  # no notice, nothing to flag
         assert set(session) == {"game"}
 
@@ -424,7 +424,7 @@ def test_the_cookie_is_flasks_own_both_ways(app):
 def test_a_cookie_signed_with_another_key_is_not_read(app):
     other = create_app({"TESTING": True, "SECRET_KEY": "another", "RANDOM_SEED": 7})
     with app.test_request_context(headers={"Cookie": f"session={sign(other, {'game': GOOD})}"}):
-        assert fresh(state.load()) == state.Loaded(Table(), state.UNREADABLE, reset=True)
+        assert fresh(state.load_table()) == state.Loaded(Table(), state.UNREADABLE, reset=True)
 
 
 def test_a_cookie_signed_with_a_fallback_key_is_still_read(app):
@@ -432,10 +432,10 @@ def test_a_cookie_signed_with_a_fallback_key_is_still_read(app):
     app.secret_key = "the new key"
     assert loaded_from(app, {"game": GOOD}) == state.Loaded(state._decode(GOOD))  # signed with the new key
     with app.test_request_context(headers={"Cookie": f"session={signed}"}):
-        assert state.load().notice == state.UNREADABLE  # the old key is no longer trusted...
+        assert state.load_table().notice == state.UNREADABLE  # the old key is no longer trusted...
     app.config["SECRET_KEY_FALLBACKS"] = ["test"]
     with app.test_request_context(headers={"Cookie": f"session={signed}"}):
-        assert state.load() == state.Loaded(state._decode(GOOD))  # ...until it is named a fallback
+        assert state.load_table() == state.Loaded(state._decode(GOOD))  # ...until it is named a fallback
 
 
 def test_the_score_has_a_serializer_of_its_own_salt(app):

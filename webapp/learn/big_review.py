@@ -16,7 +16,7 @@ pieces, each within a request's time, and nothing about a game has to be kept be
 >>> graded = graded_moves(race, BY_KEY["7x7"])
 >>> [move.grade for move in graded][-2:], graded[7].best_cells, graded[7].is_estimate
 (['mistake', 'best'], (4,), False)
->>> explain(graded[7], 7)  # doctest: +NORMALIZE_WHITESPACE
+>>> explain_big_move(graded[7], 7)  # doctest: +NORMALIZE_WHITESPACE
 "Move 8, O row 2, column 4, was a mistake: it leaves X's four open, and X makes five next.
  Better: row 1, column 5."
 >>> graded_moves(race, BY_KEY["7x7"], start=7)[0] == graded[7]  # the same, graded alone
@@ -176,12 +176,24 @@ def _within(plies: int) -> str:
     return "at once" if plies == 1 else f"by force within {plies} moves of both sides"
 
 
-def explain(move: GradedMove, n: int) -> str:
+def _plies(outlook: Outlook) -> int:
+    """The length of a proved outlook: a move is explained by its length only where a win or loss was proved."""
+    assert outlook.plies is not None, f"{outlook} is not proved"
+    return outlook.plies
+
+
+def _chances(move: GradedMove) -> tuple[float, float]:
+    """The mover's chances after Hard's choice and after the move, which every estimated move has."""
+    assert move.before is not None and move.after is not None, f"move {move.number} has no estimate"
+    return move.before, move.after
+
+
+def explain_big_move(move: GradedMove, n: int) -> str:
     """What one move of a big board's game did, in a sentence or two.
 
-    >>> explain(GradedMove(9, 48, "X", UNCLEAR, Outlook("win", 1), "mistake", (4,), "missed", 1, 0.6), 7)
+    >>> explain_big_move(GradedMove(9, 48, "X", UNCLEAR, Outlook("win", 1), "mistake", (4,), "missed", 1, 0.6), 7)
     'Move 9, X bottom-right, was a mistake: it gives up a win. Better: row 1, column 5, which wins at once.'
-    >>> explain(GradedMove(12, 20, "O", UNCLEAR, UNCLEAR, "mistake", (24,), "estimate", 0.55, 0.3, True), 7)
+    >>> explain_big_move(GradedMove(12, 20, "O", UNCLEAR, UNCLEAR, "mistake", (24,), "estimate", 0.55, 0.3, True), 7)
     ... # doctest: +NORMALIZE_WHITESPACE
     "Move 12, O row 3, column 7, was a mistake by Hard's estimate: O's chance of winning falls from about 55 %
      to about 30 %, and the lead goes to X. Hard would have played the centre."
@@ -197,25 +209,26 @@ def explain(move: GradedMove, n: int) -> str:
             f"{head}, was a best move: {start} {move.mover}'s proved forced win, five within {move.value.plies} moves."
         )
     if move.why == "missed":
-        also = f" and lets {them} win {_within(move.value.plies - 1)}" if move.grade == "blunder" else ""
-        wins = _within(move.best.plies)
+        also = f" and lets {them} win {_within(_plies(move.value) - 1)}" if move.grade == "blunder" else ""
+        wins = _within(_plies(move.best))
         return f"{head}, was a {move.grade}: it gives up a win{also}. Better: {better}, which wins {wins}."
     if move.why == "four":
         return f"{head}, was a mistake: it leaves {them}'s four open, and {them} makes five next. Better: {better}."
     if move.why == "allowed":
-        lets = f"it lets {them} win {_within(move.value.plies - 1)}"
+        lets = f"it lets {them} win {_within(_plies(move.value) - 1)}"
         return f"{head}, was a mistake: {lets}. Better: {better}, after which no forced win is found."
     if move.why != "estimate":
         return f"{head}, is not graded."
-    after = f"{move.mover}'s chance of winning is {chance(move.after)} after it"
+    before, after_it = _chances(move)
+    after = f"{move.mover}'s chance of winning is {chance(after_it)} after it"
     if move.grade == "best":
         return f"{head}, was Hard's choice too. By Hard's estimate, {after}."
     if move.grade == "good":
-        return f"{head}, was good by Hard's estimate: {after}, {chance(move.before)} after Hard's choice, {better}."
+        return f"{head}, was good by Hard's estimate: {after}, {chance(before)} after Hard's choice, {better}."
     turn = f", and the lead goes to {them}" if move.turned else ""
     return (
         f"{head}, was {'an' if move.grade == 'inaccuracy' else 'a'} {move.grade} by Hard's estimate: {move.mover}'s "
-        f"chance of winning falls from {chance(move.before)} to {chance(move.after)}{turn}. Hard would have played "
+        f"chance of winning falls from {chance(before)} to {chance(after_it)}{turn}. Hard would have played "
         f"{better}."
     )
 
@@ -247,9 +260,10 @@ def summary(turning: GradedMove | None, board: Board, you: str | None, total: in
         return f"{whose} move {turning.number}, {played}, left a four open for {them}; {better} blocked it."
     if turning.why == "allowed":
         return f"{whose} move {turning.number}, {played}, let {them} win by force; {better} was better."
+    before, after = _chances(turning)
     return (
         f"{whose} move {turning.number}, {played}, handed the game to {them} by Hard's estimate: "
-        f"{'your' if turning.mover == you else whose} chance of winning fell from {chance(turning.before)} to "
-        f"{chance(turning.after)}. "
+        f"{'your' if turning.mover == you else whose} chance of winning fell from {chance(before)} to "
+        f"{chance(after)}. "
         f"Hard would have played {better}."
     )

@@ -73,6 +73,7 @@ class GradedMove:
 
 def rank(outlook: Outlook) -> tuple[int, int]:
     """Order proved outlooks from the mover's side: a better result, then a faster win or a slower loss."""
+    assert outlook.plies is not None, "only a proved outlook has a length"
     speed = -outlook.plies if outlook.result == "win" else outlook.plies
     return RESULT_RANK[outlook.result], speed
 

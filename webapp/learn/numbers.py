@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from datetime import date
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from webapp.engine.boards import BY_KEY, Board
 from webapp.engine.rules import Position, canonical_board, geometry
@@ -15,7 +16,7 @@ from webapp.solver import GAME, Counter, best_move
 
 
 @dataclass(frozen=True, slots=True)
-class Tally:
+class GameCount:
     """Complete games from a position, by how they end."""
 
     x_wins: int = 0
@@ -26,12 +27,12 @@ class Tally:
     def games(self) -> int:
         return self.x_wins + self.o_wins + self.draws
 
-    def __add__(self, other: Tally) -> Tally:
-        return Tally(self.x_wins + other.x_wins, self.o_wins + other.o_wins, self.draws + other.draws)
+    def __add__(self, other: GameCount) -> GameCount:
+        return GameCount(self.x_wins + other.x_wins, self.o_wins + other.o_wins, self.draws + other.draws)
 
 
 @cache
-def tally(pos: Position) -> Tally:
+def tally(pos: Position) -> GameCount:
     """Every game that can be played on from ``pos`` to its end, counted by result.
 
     The count depends only on the position, not on how play reached it, so it is memoized:
@@ -39,8 +40,8 @@ def tally(pos: Position) -> Tally:
     """
     outcome = pos.outcome()
     if outcome is not None:
-        return Tally(int(outcome.winner == "X"), int(outcome.winner == "O"), int(outcome.is_draw()))
-    return sum((tally(pos.play(m)) for m in pos.legal_moves()), Tally())
+        return GameCount(int(outcome.winner == "X"), int(outcome.winner == "O"), int(outcome.is_draw()))
+    return sum((tally(pos.play(m)) for m in pos.legal_moves()), GameCount())
 
 
 def tree_size(pos: Position) -> int:
@@ -188,7 +189,7 @@ def census(board: Board, last_ply: int | None = None) -> list[dict]:
     rows = []
     last = cells if last_ply is None else last_ply
     for ply in range(last + 1):
-        row = {"ply": ply, "classes": len(layer), "positions": 0, "nodes": 0}
+        row: dict[str, Any] = {"ply": ply, "classes": len(layer), "positions": 0, "nodes": 0}
         row.update({end: {"classes": 0, "positions": 0, "games": 0} for end in ENDINGS})
         following: dict[int, list] = {}
         for key, (orders, members, end) in layer.items():
@@ -216,6 +217,7 @@ def census(board: Board, last_ply: int | None = None) -> list[dict]:
                     entry[0] += orders
                     continue
                 mine = nx if x_moves else no
+                ended: str | None
                 if any(line & mine == line for line in through[bit.bit_length() - 1]):
                     ended = "won_x" if x_moves else "won_o"
                 else:

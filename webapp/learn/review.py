@@ -133,7 +133,7 @@ def positions(moves: tuple[int, ...], board: Board = DEFAULT) -> tuple[Position,
 # --- grading -------------------------------------------------------------------------------
 
 
-def choices(board: str) -> tuple[Outlook, tuple[int, ...], dict[int, Outlook]]:
+def proved_choices(board: str) -> tuple[Outlook, tuple[int, ...], dict[int, Outlook]]:
     """For a reachable, unfinished board: the best outlook, the cells that keep it, every move's outlook.
 
     On a solved board from ``analyze``, remembered; on the others from what the lines prove at once
@@ -176,7 +176,7 @@ def proved_at_once(pos: Position) -> dict[int, Outlook]:
     Outlook(result='unclear', plies=None)
     """
     side = pos.to_move
-    mine, theirs = threats(pos, side), threats(pos, other(side))
+    mine, theirs = threat_cells(pos, side), threat_cells(pos, other(side))
     values = {}
     for cell in pos.legal_moves():
         if cell in mine:
@@ -191,7 +191,7 @@ def proved_at_once(pos: Position) -> dict[int, Outlook]:
 
 def grade_move(pos: Position, cell: int, number: int) -> GradedMove:
     """Judge ``cell`` played in ``pos``, which must be a legal move."""
-    best, best_cells, values = choices(pos.board)
+    best, best_cells, values = proved_choices(pos.board)
     value = values[cell]
     return GradedMove(number, cell, pos.to_move, value, best, grade(value, best), best_cells)
 
@@ -232,7 +232,7 @@ def review(moves: tuple[int, ...], you: str | None = None, board: Board = DEFAUL
     graded = tuple(
         grade_move(pos, cell, number) for number, (pos, cell) in enumerate(zip(seen, moves, strict=False), 1)
     )
-    turning = turning_point(graded, final.winner)
+    turning = turning_move(graded, final.winner)
     return Review(graded, final, turning, summarise(graded, final, turning, you), board)
 
 
@@ -262,7 +262,7 @@ def graded_move(moves: tuple[int, ...], board: Board, at: int) -> GradedMove | N
     return graded[0] if graded else None
 
 
-def turning_point(moves: tuple[GradedMove, ...], winner: str | None) -> GradedMove | None:
+def turning_move(moves: tuple[GradedMove, ...], winner: str | None) -> GradedMove | None:
     """The move to highlight: the loser's first mistake, or in a draw (or an unfinished game) anyone's."""
     return next((m for m in moves if m.is_error and (winner is None or m.mover != winner)), None)
 
@@ -302,10 +302,10 @@ def summarise(moves, final: Position, turning: GradedMove | None, you: str | Non
     )
 
 
-def threats(pos: Position, side: str) -> set[int]:
+def threat_cells(pos: Position, side: str) -> set[int]:
     """The empty squares where ``side`` would complete a line at once.
 
-    >>> sorted(threats(Position("XX.OO...."), "O"))
+    >>> sorted(threat_cells(Position("XX.OO...."), "O"))
     [5]
     """
     g = pos.geometry
@@ -326,10 +326,10 @@ def how_it_is_won(pos: Position) -> str:
     'fork'
     """
     side = pos.to_move
-    if threats(pos, side):
+    if threat_cells(pos, side):
         return "win at once"
-    _, best_cells, _ = choices(pos.board)
-    if any(len(threats(pos.play(cell), side)) >= 2 for cell in best_cells):
+    _, best_cells, _ = proved_choices(pos.board)
+    if any(len(threat_cells(pos.play(cell), side)) >= 2 for cell in best_cells):
         return "fork"
     return "win"
 
@@ -464,7 +464,7 @@ def explain(move: GradedMove, n: int = 3) -> str:
     'Move 2, O top, was a mistake: it turns a draw into a loss in 6 moves. Better: any corner.'
     """
     if n > BIGGEST_SOLVED:
-        return big_review.explain(move, n)
+        return big_review.explain_big_move(move, n)
     head = f"Move {move.number}, {move.mover} {spot(move.cell, n)}"
     if move.grade == "unclear":
         return f"{head}, is not graded: {unclear_reason(move, n)}"

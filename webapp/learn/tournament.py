@@ -53,10 +53,13 @@ def tournament(games: int, rng: random.Random | None = None) -> list[Pairing]:
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
-    """One level's record over a whole tournament, as X and as O together."""
+class Record:
+    """One side's wins, draws and losses over some games: the tournament's, the strength table's and the bench's.
 
-    level: str
+    >>> Record(3, 1, 0).points, Record(3, 1, 0) + Record(0, 0, 4)
+    (88, Record(wins=3, draws=1, losses=4))
+    """
+
     wins: int
     draws: int
     losses: int
@@ -65,18 +68,36 @@ class Standing:
     def games(self) -> int:
         return self.wins + self.draws + self.losses
 
+    @property
+    def points(self) -> int:
+        """The share of the points, in whole per cent: a win is a point, a draw half a point."""
+        return round(100 * (self.wins + self.draws / 2) / self.games)
+
+    def __add__(self, other: Record) -> Record:
+        return Record(self.wins + other.wins, self.draws + other.draws, self.losses + other.losses)
+
+
+NO_GAMES = Record(0, 0, 0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Standing(Record):
+    """One level's record over a whole tournament, as X and as O together."""
+
+    level: str
+
 
 def standings(pairings: list[Pairing]) -> list[Standing]:
     """Each level's wins, draws and losses, summed over its games as X and as O."""
     table = []
     for level in LEVELS:
-        wins = draws = losses = 0
+        total = NO_GAMES
         for p in pairings:
             if p.x_level == level:
-                wins, draws, losses = wins + p.x_wins, draws + p.draws, losses + p.o_wins
+                total += Record(p.x_wins, p.draws, p.o_wins)
             if p.o_level == level:
-                wins, draws, losses = wins + p.o_wins, draws + p.draws, losses + p.x_wins
-        table.append(Standing(level, wins, draws, losses))
+                total += Record(p.o_wins, p.draws, p.x_wins)
+        table.append(Standing(total.wins, total.draws, total.losses, level=level))
     return table
 
 
@@ -94,28 +115,16 @@ class StrengthFileError(ValueError):
     """The strength file is not in the shape the strength script writes."""
 
 
-@dataclass(frozen=True, slots=True)
-class Measured:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Measured(Record):
     """Hard's results against one opponent with one colour, over the held-out openings.
 
-    >>> Measured("Easy", "X", 3, 1, 0).points
+    >>> Measured(3, 1, 0, opponent="Easy", hard_as="X").points
     88
     """
 
     opponent: str
     hard_as: str
-    wins: int
-    draws: int
-    losses: int
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def points(self) -> int:
-        """The share of the points, in whole per cent: a win is a point, a draw half a point."""
-        return round(100 * (self.wins + self.draws / 2) / self.games)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,19 +154,23 @@ class Versus:
     as_o: Measured | None
 
     @property
+    def both(self) -> Record:
+        """The record over both colours."""
+        return sum((side for side in (self.as_x, self.as_o) if side), NO_GAMES)
+
+    @property
     def games(self) -> int:
-        return sum(side.games for side in (self.as_x, self.as_o) if side)
+        return self.both.games
 
     @property
     def points(self) -> int:
         """The share of the points over both colours, in whole per cent.
 
-        >>> Versus("Easy", Measured("Easy", "X", 3, 1, 0), Measured("Easy", "O", 0, 0, 4)).points
+        >>> easy = {"opponent": "Easy"}
+        >>> Versus("Easy", Measured(3, 1, 0, hard_as="X", **easy), Measured(0, 0, 4, hard_as="O", **easy)).points
         44
         """
-        sides = [side for side in (self.as_x, self.as_o) if side]
-        won = sum(side.wins + side.draws / 2 for side in sides)
-        return round(100 * won / self.games)
+        return self.both.points
 
 
 # What the page calls each opponent of the strength file, found by the start of its name there, and what it is in a
@@ -249,12 +262,12 @@ def read_strength(path: Path) -> Strength | None:
 def _in_order(rows) -> tuple[Measured, ...]:
     """The rows in the order the file first names each opponent, Hard as X before as O.
 
-    >>> [(r.opponent, r.hard_as) for r in _in_order([Measured("Easy", "O", 1, 0, 0), Measured("MCTS", "X", 1, 0, 0),
-    ...     Measured("Easy", "X", 1, 0, 0)])]
+    >>> [(r.opponent, r.hard_as) for r in _in_order([Measured(1, 0, 0, opponent="Easy", hard_as="O"),
+    ...     Measured(1, 0, 0, opponent="MCTS", hard_as="X"), Measured(1, 0, 0, opponent="Easy", hard_as="X")])]
     [('Easy', 'X'), ('Easy', 'O'), ('MCTS', 'X')]
     """
     rows = list(rows)
-    first = {}
+    first: dict[str, int] = {}
     for row in rows:
         first.setdefault(row.opponent, len(first))
     return tuple(sorted(rows, key=lambda row: (first[row.opponent], row.hard_as != "X")))

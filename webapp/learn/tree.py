@@ -69,7 +69,7 @@ class Value:
 
     @property
     def detail(self) -> str:
-        if not self.is_proved:
+        if not self.is_proved or self.moves_left is None:
             return "not proved"
         if self.moves_left == 0:
             return "board full" if self.winner is None else ""
@@ -88,7 +88,7 @@ class Value:
 
 
 @dataclass(frozen=True, slots=True)
-class Estimate:
+class SearchFigure:
     """The search's figure for one move, from the side that plays it: a judgement, never a proof."""
 
     side: str  # the side that plays the move, whose point of view the figure takes
@@ -123,7 +123,7 @@ class Node:
     preferred: bool = False  # on a board that is not solved: among the moves the top level's search chooses
     unshown: int = 0  # on a board that is not solved: the unclear moves left out of ``children``
     search: View | None = None  # on a board that is not solved, once opened: what the search made of it
-    estimate: Estimate | None = None  # on a board that is not solved: the search's figure for this move
+    estimate: SearchFigure | None = None  # on a board that is not solved: the search's figure for this move
     # On a board that is not solved: the moves proved to lose, left out of ``children`` (on 15×15 there can be
     # two hundred of them, a page of half a megabyte on a phone) unless the search prefers one or the path goes on.
     lost: int = 0
@@ -286,7 +286,7 @@ def follow(pos: Position, path: tuple[int, ...]) -> Position:
 def _search(board: str) -> tuple[int, frozenset]:
     # No transposition table: with one, a position reached by two paths is searched once,
     # and the visited paths would no longer say which nodes the search had to look at.
-    counter, visited = Counter(), set()
+    counter, visited = Counter(), set[tuple[int, ...]]()
     alphabeta(GAME, position(board), ordered=True, counter=counter, visited=visited)
     return counter.nodes, frozenset(visited)
 
@@ -354,7 +354,7 @@ def search_words(board: str, view: View) -> str:
     return f"Hard looked {ahead} and weighed {weighed}; it prefers {cells}."
 
 
-def estimate(view: View | None, side: str, move: int, proved: bool) -> Estimate | None:
+def search_figure(view: View | None, side: str, move: int, proved: bool) -> SearchFigure | None:
     """The search's figure for ``move`` played by ``side``; None where the search weighed no move at all,
     or not this one and its value is proved (a page of proved losses need not say each was not weighed)."""
     if view is None or not view.scores:
@@ -362,7 +362,7 @@ def estimate(view: View | None, side: str, move: int, proved: bool) -> Estimate 
     figure = view.score(move)
     if figure is None and proved:
         return None
-    return Estimate(side, figure, figure is not None and figure == view.top)
+    return SearchFigure(side, figure, figure is not None and figure == view.top)
 
 
 # On a board that is not solved, the proved results shown beside the search's choices: a proved loss is
@@ -407,7 +407,7 @@ def explore(board: str, path: tuple[int, ...] = (), *, open_last: bool = True) -
                     (*node_path, cell),
                     _child_value(pos.to_move, values[cell], tone),
                     cell in chosen,
-                    estimate(view, pos.to_move, cell, values[cell][0] != "unclear"),
+                    search_figure(view, pos.to_move, cell, values[cell][0] != "unclear"),
                 )
                 for cell in sorted(shown, key=lambda cell: (cell not in chosen, cell))
             )

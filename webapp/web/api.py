@@ -70,7 +70,7 @@ def move():
     body = json_object()
     board, level = text_field(body, "board"), text_field(body, "level")
     try:
-        cell = choose_move(board, level, randomness.current())
+        cell = choose_move(board, level, randomness.replies())
     except ValueError as error:
         refuse(error)
     after = position(board).play(cell)
@@ -106,7 +106,7 @@ def review_game():
             summary = big_review.summary(turning, board, None, len(moves), final.winner)
     return {
         "board_size": board.key,
-        "moves": [graded_move(move) for move in graded],
+        "moves": [graded_move_fields(move) for move in graded],
         "next": following,
         "board": final.board,
         "status": status_of(final),
@@ -115,7 +115,7 @@ def review_game():
     }
 
 
-def graded_move(move) -> dict:
+def graded_move_fields(move) -> dict:
     found = {
         "move": move.number,
         "cell": move.cell,

@@ -22,8 +22,9 @@ COMPRESSIBLE = {".js", ".css", ".svg", ".txt", ".json"}
 def init_app(app: Flask) -> None:
     """Fingerprint the static files, serve them with WhiteNoise, and give templates ``asset()``."""
     build = Path(app.instance_path) / "static"
+    assert app.static_folder, "the app is made with its static folder"
     manifest = fingerprint(Path(app.static_folder), build)
-    app.wsgi_app = WhiteNoise(
+    app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]  # Flask documents wrapping its WSGI app so
         app.wsgi_app,
         root=build,
         prefix=app.static_url_path,

@@ -72,7 +72,8 @@ class GameRequest(Request):
     @cached_property
     def cookies(self) -> ImmutableMultiDict[str, str]:
         if (found := ONE_PLAIN_COOKIE.fullmatch(self.environ.get("HTTP_COOKIE", ""))) is not None:
-            return self.dict_storage_class([found.groups()])
+            name, value = found.groups()
+            return ImmutableMultiDict([(name, value)])
         return super().cookies
 
 

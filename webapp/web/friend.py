@@ -16,6 +16,7 @@ import math
 import re
 import secrets
 import time
+from typing import cast
 
 from flask import (
     Blueprint,
@@ -30,16 +31,18 @@ from flask import (
     url_for,
 )
 from itsdangerous import BadSignature
+from werkzeug.wrappers import Response as BaseResponse
 
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError
 from webapp.friend_game import SEATS, FriendGame
-from webapp.match import ConflictError, SettingError, check_board
-from webapp.web import friend_store
+from webapp.match import ConflictError, SettingError, StaleBoardError, check_board
+from webapp.web import costs, friend_store
 from webapp.web.forms import FormError, whole_number
 from webapp.web.friend_present import NO_UNDO, WATCHING, FriendView, friend_view
-from webapp.web.friend_store import StoreDown, StoreFull
+from webapp.web.friend_store import ClientFull, StoreDown, StoreFull
 from webapp.web.headers import vary_on
 from webapp.web.rendering import is_htmx, page_or_fragment
+from webapp.web.state import GameSessionInterface
 
 bp = Blueprint("friend", __name__, url_prefix="/friend")
 
@@ -63,8 +66,12 @@ GONE = (
     "There is no game at this link. A game with a friend ends after a day without a move, "
     "so this one may have expired; or the link is not complete."
 )
-DOWN = "Games with a friend are not available just now: their store does not answer. The rest of the game works."
-FULL = "There are as many games with a friend as the server can hold just now. Please try again later."
+DOWN = (
+    "Games with a friend are not available just now: their store does not answer. "
+    "Please try again in a few minutes; meanwhile you can play the computer."
+)
+OUT_OF_DATE = "This page is out of date. Reload it and try again."
+FULL = "There are as many games with a friend as the server can hold just now."
 REFUSALS = (FormError, SettingError, ConflictError, InvalidMoveError, IllegalMoveError)
 
 
@@ -79,12 +86,14 @@ def checked_code(code: str) -> str:
 
 
 def seat_signer():
-    return current_app.session_interface.get_signing_serializer(current_app, SEAT_SALT)
+    interface = cast(GameSessionInterface, current_app.session_interface)  # create_app sets it
+    return interface.get_signing_serializer(current_app, SEAT_SALT)
 
 
-def seat_of(code: str) -> str | None:
-    """The seat this browser holds at game ``code``; None without a seat cookie. A cookie that is not ours (forged,
-    signed with another key, for another game) is answered 404, as a link that leads nowhere."""
+def cookie_seat(code: str) -> tuple[str, int] | None:
+    """The seat this browser's cookie names at game ``code``, and the seat's moves when it was given; None without a
+    seat cookie. A cookie that is not ours (forged, signed with another key, for another game) is answered 404, as a
+    link that leads nowhere."""
     text = request.cookies.get(SEAT_COOKIE)
     if text is None:
         return None
@@ -93,17 +102,35 @@ def seat_of(code: str) -> str | None:
         value = seat_signer().loads(text, max_age=lifetime)
     except (BadSignature, ValueError, RecursionError):
         abort(404, description=GONE)
-    seat_code, _, seat = value.partition(":") if isinstance(value, str) else ("", "", "")
-    if seat_code != code or seat not in SEATS:
+    # "code:seat" as first given, "code:seat:moves" once the seat has moved.
+    parts = value.split(":") if isinstance(value, str) else []
+    if not (2 <= len(parts) <= 3 and parts[0] == code and parts[1] in SEATS):
         abort(404, description=GONE)
-    return seat
+    moved = parts[2] if len(parts) == 3 else "0"
+    if not (moved.isdigit() and len(moved) < 10):
+        abort(404, description=GONE)
+    return parts[1], int(moved)
 
 
-def give_seat(response, code: str, seat: str):
+def seat_of(code: str, game: FriendGame) -> str | None:
+    """The seat this browser holds at ``game``: None without a seat cookie, or once the seat has moved to another
+    browser (friend_actions), which leaves this one watching."""
+    return seat_in(game, cookie_seat(code))
+
+
+def seat_in(game: FriendGame, claim: tuple[str, int] | None) -> str | None:
+    """The seat a cookie's ``claim`` (cookie_seat) holds at ``game``: none once the seat has moved on."""
+    if claim is None:
+        return None
+    seat, moved = claim
+    return seat if game.moves_of(seat) == moved else None
+
+
+def give_seat(response, code: str, seat: str, moved: int = 0):
     """Bind ``seat`` of game ``code`` to this browser: a signed cookie sent only with that game's requests."""
     response.set_cookie(
         SEAT_COOKIE,
-        seat_signer().dumps(f"{code}:{seat}"),
+        seat_signer().dumps(f"{code}:{seat}" + (f":{moved}" if moved else "")),
         max_age=int(current_app.permanent_session_lifetime.total_seconds()),
         path=url_for("friend.game_page", code=code),
         secure=bool(current_app.config["SESSION_COOKIE_SECURE"] or request.is_secure),
@@ -134,7 +161,7 @@ def changed(code: str, change) -> tuple[FriendGame, int]:
         game, version = loaded(code)
         after = change(game)
         try:
-            new_version = store().replace(code, version, after.to_line())
+            new_version = store().replace(code, version, after.to_line(), waiting=not after.has_guest)
         except StoreDown:
             abort(503, description=DOWN)
         if new_version is not None:
@@ -151,7 +178,10 @@ def start(board: str | None):
         board = check_board(board or "3x3")
     except SettingError as error:
         abort(400, description=str(error))
-    client = friend_store.client_key(current_app.secret_key, request.remote_addr or "unknown")
+    secret = current_app.secret_key
+    assert isinstance(secret, str), "settings.require_secret_key starts no app without a key"
+    # Counted per client as the search queue counts them: an IPv4 address, or an IPv6 /64.
+    client = friend_store.client_key(secret, costs.client_key(request.remote_addr))
     try:
         wait = store().creation_wait(client, current_app.config["FRIEND_CREATIONS_PER_MINUTE"])
         if wait:
@@ -164,17 +194,38 @@ def start(board: str | None):
                 retry_after=seconds,
             )
         code = secrets.token_urlsafe(16)
-        store().create(code, FriendGame(board).to_line())
+        store().create(code, FriendGame(board).to_line(), client)
     except StoreDown:
         abort(503, description=DOWN)
-    except StoreFull:
-        abort(503, description=FULL)
+    except StoreFull as full:
+        abort(503, description=f"{FULL} {try_again(full.seconds)}", retry_after=math.ceil(max(full.seconds, 1)))
+    except ClientFull as many:
+        abort(429, description=too_many(many), retry_after=math.ceil(max(many.seconds, 1)))
     return give_seat(go_to(code), code, "inviter")
+
+
+def try_again(seconds: float) -> str:
+    """When to try again, in whole minutes.
+
+    >>> try_again(59), try_again(3600)
+    ('Try again in 1 minute.', 'Try again in 60 minutes.')
+    """
+    minutes = max(1, math.ceil(seconds / 60))
+    return f"Try again in {minutes} minute{'s' if minutes > 1 else ''}."
+
+
+def too_many(refusal: ClientFull) -> str:
+    """Why this client may not start another game just now, and when it may."""
+    when = try_again(refusal.seconds)
+    if refusal.waiting:
+        return f"Your friends have not opened the links of your last games yet: send one of those. {when}"
+    return f"You have as many games with a friend under way as one player may. {when}"
 
 
 def go_to(code: str):
     """A redirect to the game's page: htmx is told to load it whole (its head has the live stream's script)."""
     address = url_for("friend.game_page", code=code)
+    response: BaseResponse
     if is_htmx():
         response = make_response("", 204)
         response.headers["HX-Redirect"] = address
@@ -184,9 +235,15 @@ def go_to(code: str):
     return response
 
 
+def site() -> str:
+    """The site's address as links to it begin: SITE_URL if configured, else the host this request was sent to,
+    as the proxies trusted under PROXY_COUNT report it (ProxyFix)."""
+    return current_app.config.get("SITE_URL") or request.host_url.removesuffix("/")
+
+
 def link_to(code: str) -> str:
-    """The address to send the friend: on the configured SITE_URL, else the path, which app.js completes."""
-    return current_app.config.get("SITE_URL", "") + url_for("friend.game_page", code=code)
+    """The whole address to send the friend, which works without JavaScript too."""
+    return site() + url_for("friend.game_page", code=code)
 
 
 def view_of(code: str, game: FriendGame, version: int, seat: str | None) -> FriendView:
@@ -222,9 +279,10 @@ def opened_by_a_person() -> bool:
 @bp.get("/<code>")
 def game_page(code: str):
     code = checked_code(code)
-    seat = seat_of(code)
+    has_cookie = cookie_seat(code) is not None
     game, version = loaded(code)
-    if seat is None and not game.has_guest and opened_by_a_person():
+    seat = seat_of(code, game)
+    if not has_cookie and not game.has_guest and opened_by_a_person():
         # The first other browser to open the link takes the free seat; a second one, at the same instant, watches.
         try:
             game, version = changed(code, lambda game: game.joined_by_guest())
@@ -238,22 +296,21 @@ def game_page(code: str):
 def act(code: str, change):
     """A form of the game's page: ``change(game, seat)`` applied and stored; a refusal leaves the game as it was."""
     code = checked_code(code)
-    seat = seat_of(code)
     try:
-        game, version = changed(code, lambda game: change(game, seat))
+        game, version = changed(code, lambda game: change(game, seat_of(code, game)))
     except REFUSALS as error:
         game, version = loaded(code)
         status = 409 if isinstance(error, ConflictError | IllegalMoveError) else 400
-        return respond(view_of(code, game, version, seat), message=str(error), status=status)
-    return respond(view_of(code, game, version, seat))
+        return respond(view_of(code, game, version, seat_of(code, game)), message=str(error), status=status)
+    return respond(view_of(code, game, version, seat_of(code, game)))
 
 
 @bp.post("/<code>/join")
 def join(code: str):
     code = checked_code(code)
-    seat = seat_of(code)
-    if seat is not None:
-        return respond(view_of(code, *loaded(code), seat))
+    if cookie_seat(code) is not None:
+        game, version = loaded(code)
+        return respond(view_of(code, game, version, seat_of(code, game)))
     try:
         game, version = changed(code, lambda game: game.joined_by_guest())
     except ConflictError as error:
@@ -269,14 +326,23 @@ def move(code: str):
         cell = whole_number(
             request.form, "cell", 0, game.position.geometry.cells - 1, "That square is not on the board."
         )
-        drawn_in = whole_number(request.form, "round", 1, 10**9, "This page is out of date. Reload it and try again.")
+        drawn_in = whole_number(request.form, "round", 1, 10**9, OUT_OF_DATE)
+        drawn_at = whole_number(request.form, "ply", 0, game.position.geometry.cells, OUT_OF_DATE)
         if drawn_in != game.round:
             raise ConflictError("A rematch has started since this page was drawn: here is the new game.")
-        if game.moves and game.moves[-1] == cell and game.last_by == seat and seat is not None:
+        if is_repeat(game, seat, cell, drawn_at):
             return game  # the same move sent twice (a double click without JavaScript): played once
+        if drawn_at != len(game.moves) and seat is not None:  # a watcher is told it watches, below
+            raise StaleBoardError("The game moved on before your move arrived: here is the board as it is now.")
         return game.move(seat, cell)
 
     return act(code, play)
+
+
+def is_repeat(game: FriendGame, seat: str | None, cell: int, drawn_at: int) -> bool:
+    """Whether this move, drawn at move ``drawn_at``, is ``seat``'s last move sent again."""
+    moves = game.moves
+    return seat is not None and game.last_by == seat and drawn_at == len(moves) - 1 and moves[-1] == cell
 
 
 @bp.post("/<code>/side")
@@ -295,10 +361,11 @@ def rematch(code: str):
     return act(code, again)
 
 
-def event_for(code: str, saved: friend_store.Saved, seat: str | None) -> str:
+def event_for(code: str, saved: friend_store.Saved, claim: tuple[str, int] | None) -> str:
     """The stream's event for the game as ``saved``: this viewer's fragment, or only its id for the viewer's own
     change, which the answer to its own request has already drawn."""
     game = FriendGame.from_line(saved.line)
+    seat = seat_in(game, claim)
     if seat is not None and game.last_by == seat:
         return f"id: {saved.version}\n\n"
     html = render_template("partials/friend_update.html", **context(view_of(code, game, saved.version, seat)))
@@ -315,8 +382,8 @@ def events(code: str):
     poll is for a client behind a proxy that holds a stream's events back.
     """
     code = checked_code(code)
-    seat = seat_of(code)
     _, current = loaded(code)
+    claim = cookie_seat(code)
     last_seen = request.headers.get("Last-Event-ID") or request.args.get("v", "")
     version = int(last_seen) if last_seen.isdigit() and len(last_seen) < 10 else current
     shelf = store()
@@ -335,7 +402,7 @@ def events(code: str):
                         return
                     if saved.version != seen:
                         seen = saved.version
-                        yield event_for(code, saved, seat)
+                        yield event_for(code, saved, claim)
                         if once:
                             return
                     left = ends - time.monotonic()

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from webapp.engine.boards import BY_KEY
-from webapp.friend_game import FriendGame
+from webapp.friend_game import AGREED, FriendGame, other_seat
 from webapp.learn.squares import where
-from webapp.web.present import REMEMBERED_UP_TO, Grid, _grid, board_rule
+from webapp.web.present import Grid, board_grid, board_rule
 
 NO_UNDO = "No take-backs with a friend: a move is played once it is sent. A rematch starts afresh."
 WATCHING = "You are watching: both seats are taken, so you cannot move."
@@ -52,10 +52,45 @@ class FriendView:
         return self.seat is not None and self.game.is_over
 
     @property
+    def is_playing(self) -> bool:
+        """Whether this viewer holds a seat in a round under way with the friend: resign and draws are theirs."""
+        return self.seat is not None and self.game.has_guest and not self.game.is_over
+
+    @property
+    def has_offered_draw(self) -> bool:
+        return self.is_playing and self.game.draw_offer == self.seat
+
+    @property
+    def is_offered_draw(self) -> bool:
+        return self.is_playing and self.seat is not None and self.game.draw_offer == other_seat(self.seat)
+
+    @property
+    def may_offer_draw(self) -> bool:
+        return self.is_playing and not self.game.draw_offer and self.game.offered_at != len(self.game.moves)
+
+    @property
+    def offer_words(self) -> str:
+        """What the page says of an open draw offer, to this viewer; "" when there is none."""
+        offer = self.game.draw_offer
+        if not offer or self.game.is_over:
+            return ""
+        if self.seat is None:
+            return f"{self.game.side_of(offer)} offers a draw."
+        if offer == self.seat:
+            return "You have offered a draw: waiting for your friend's answer."
+        return "Your friend offers a draw."
+
+    @property
+    def score_title(self) -> str:
+        return "Score between you" if self.seat else "Score between the players"
+
+    @property
     def refreshes(self) -> bool:
         """Whether the page, without JavaScript, reloads itself: always, but while this seat has a move to make (a
         finished game too, so that the friend's Rematch shows)."""
-        return self.seat is None or not self.game.has_guest or self.game.is_over or self.game.to_move != self.side
+        game = self.game
+        waits = self.has_offered_draw  # for the friend's answer
+        return self.seat is None or not game.has_guest or game.is_over or game.to_move != self.side or waits
 
     @property
     def rule(self) -> str:
@@ -72,9 +107,12 @@ def friend_view(code: str, game: FriendGame, version: int, seat: str | None, lin
     moves = game.moves
     last = moves[-1] if moves else None
     previous = moves[-2] if len(moves) > 1 else None
-    can_play = seat is not None and game.has_guest and not pos.is_over() and game.side_of(seat) == pos.to_move
-    draw = _grid if len(pos.board) <= REMEMBERED_UP_TO else _grid.__wrapped__
-    grid = draw(pos.board, last, previous, False, False, can_play)
+    can_play = seat is not None and game.has_guest and not game.is_over and game.side_of(seat) == pos.to_move
+    grid = board_grid(pos.board, last, previous, False, False, can_play)
+    if game.is_over and not pos.is_over():
+        # Resigned or drawn by agreement: the board is over too, for its looks and for app.js.
+        status = "draw" if game.winner is None else f"{game.winner.lower()}-won"
+        grid = replace(grid, status=status, is_over=True)
     return FriendView(code, game, version, seat, grid, headline(game, seat), tone(game, seat), scores(game, seat), link)
 
 
@@ -93,6 +131,10 @@ def headline(game: FriendGame, seat: str | None) -> str:
     if seat is None:
         return _watched(game)
     side = game.side_of(seat)
+    if game.ending == AGREED:
+        return "It's a draw: you agreed to it."
+    if game.resigned:
+        return "You resigned: your friend wins." if game.resigned == seat else "Your friend resigned: you win!"
     if pos.is_over():
         if pos.winner is None:
             return "It's a draw."
@@ -116,6 +158,10 @@ def headline(game: FriendGame, seat: str | None) -> str:
 
 def _watched(game: FriendGame) -> str:
     pos = game.position
+    if game.ending == AGREED:
+        return "It's a draw: the players agreed to it."
+    if game.resigned:
+        return f"{game.side_of(game.resigned)} resigned: {game.winner} wins."
     if pos.is_over():
         return "It's a draw." if pos.winner is None else f"{pos.winner} wins."
     if not game.has_guest:
@@ -127,12 +173,11 @@ def _watched(game: FriendGame) -> str:
 
 def tone(game: FriendGame, seat: str | None) -> str:
     """ "win", "loss" or "draw" for the status's colour once the game is over; "" before."""
-    pos = game.position
-    if not pos.is_over():
+    if not game.is_over:
         return ""
-    if pos.winner is None:
+    if game.winner is None:
         return "draw"
-    return "loss" if seat is not None and pos.winner != game.side_of(seat) else "win"
+    return "loss" if seat is not None and game.winner != game.side_of(seat) else "win"
 
 
 def scores(game: FriendGame, seat: str | None) -> tuple[tuple[str, int], ...]:
@@ -147,6 +192,11 @@ def scores(game: FriendGame, seat: str | None) -> tuple[tuple[str, int], ...]:
     if seat == "guest":
         return ("You", guest), ("Your friend", inviter), ("Draws", draws)
     return ("Who invited", inviter), ("Who joined", guest), ("Draws", draws)
+
+
+def seat_words(seat: str) -> str:
+    """The seat in a sentence: a transfer's page names the seat it moves."""
+    return "your seat as the player who made the link" if seat == "inviter" else "your seat as the friend who joined"
 
 
 def board_name(game: FriendGame) -> str:

@@ -2,10 +2,11 @@
 
 A game between two browsers needs a place both can reach. Each game is one line of text (FriendGame.to_line)
 under its code, with a version that every change raises, so that two changes sent at once cannot both land
-(compare and set). Two stores keep them:
+(compare and set), and the time it ends: a game nobody has joined ends sooner, and each client may make only
+so many (Store). Two stores keep them:
 
 * **SQLite** (the default, no setting): a file in Flask's instance folder, shared by the workers of one
-  instance; games survive a restart.
+  instance; games survive a restart. The file removed or replaced under a running server is a store down.
 * **Redis** (when REDIS_URL is set): games live under keys that expire, and every change is published on one
   channel, so that instances behind a router share games and wake each other's waiting pages.
 
@@ -20,22 +21,33 @@ gunicorn worker opens its own connections after the fork.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import sqlite3
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Flask
+
+from webapp.web.friend_scripts import CREATE, CREATION, REPLACE
 
 # The live stream's poll of a shared SQLite file, in seconds: a move made in another worker waits half of this
 # on average before that worker's pages hear of it (docs/serving.md, make friends).
 POLL_SECONDS = 0.05
 # A client's game creations are counted over this window.
 CREATION_WINDOW = 60.0
+# A game nobody has joined lives this long without a change (at most its expiry), and one client may have this many
+# such games, and this many live games in all: filling the store takes hundreds of clients (docs/deploy.md).
+WAITING_SECONDS = 3600.0
+CLIENT_WAITING_MOST = 10
+CLIENT_GAMES_MOST = 40
+# How long the health check's write may wait for another process's write to end.
+PROBE_BUSY_SECONDS = 0.5
 CHANNEL = "friends:changed"
+ENDS = "friends:ends"
 # How long a change waits for another process's write to the SQLite file to end, and how often it tries again.
 BUSY_SECONDS = 5.0
 BUSY_PAUSE = 0.002
@@ -46,7 +58,20 @@ class StoreDown(Exception):
 
 
 class StoreFull(Exception):
-    """The store holds as many live games as it may."""
+    """The store holds as many live games as it may; ``seconds`` until the first of them expires, if none changes."""
+
+    def __init__(self, seconds: float = 0.0):
+        super().__init__(f"full for {seconds:.0f} s")
+        self.seconds = seconds
+
+
+class ClientFull(Exception):
+    """The client holds as many live games as one client may (``waiting``: games nobody has joined yet);
+    ``seconds`` until the first of them expires, if none changes."""
+
+    def __init__(self, seconds: float, waiting: bool):
+        super().__init__(f"{'waiting ' if waiting else ''}games full for {seconds:.0f} s")
+        self.seconds, self.waiting = seconds, waiting
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,27 +123,45 @@ class Waiters:
 
 
 class Store:
-    """What both stores do. ``expiry`` is the seconds a game lives without a change, ``most`` the live games held."""
+    """What both stores do. ``expiry`` is the seconds a game lives without a change (``waiting_expiry`` while nobody
+    has joined it), ``most`` the live games held; one client may make ``client_most`` live games, of which
+    ``client_waiting`` nobody has joined."""
 
     name = "store"
 
-    def __init__(self, expiry: float, most: int):
+    def __init__(
+        self,
+        expiry: float,
+        most: int,
+        *,
+        waiting_expiry: float = WAITING_SECONDS,
+        client_most: int = CLIENT_GAMES_MOST,
+        client_waiting: int = CLIENT_WAITING_MOST,
+    ):
         self.expiry, self.most = expiry, most
+        self.waiting_expiry = min(waiting_expiry, expiry)
+        self.client_most, self.client_waiting = client_most, client_waiting
         self.waiters = Waiters()
         self._listening = False
         self._listen_lock = threading.Lock()
 
-    def create(self, code: str, line: str) -> None:
-        """Keep a new game under ``code``; StoreFull when the store holds ``most`` live games."""
+    def create(self, code: str, line: str, client: str = "") -> None:
+        """Keep a new game under ``code``, made by ``client`` and waiting for the friend: StoreFull when the store
+        holds ``most`` live games, ClientFull when ``client`` has made as many as one client may."""
         raise NotImplementedError
 
     def load(self, code: str) -> Saved | None:
         """The game under ``code``, or None if there is none (never made, or expired)."""
         raise NotImplementedError
 
-    def replace(self, code: str, version: int, line: str) -> int | None:
-        """Store ``line`` if the game is still at ``version``: its new version, or None if it changed or is gone."""
+    def replace(self, code: str, version: int, line: str, waiting: bool = False) -> int | None:
+        """Store ``line`` if the game is still at ``version``: its new version, or None if it changed or is gone.
+        ``waiting``: nobody has joined the game yet, so it lives ``waiting_expiry`` from now, not ``expiry``."""
         raise NotImplementedError
+
+    def life(self, waiting: bool) -> float:
+        """How long a game lives from its last change."""
+        return self.waiting_expiry if waiting else self.expiry
 
     def creation_wait(self, client: str, most: int) -> float:
         """Count a creation by ``client`` (a key, not an address) if it made fewer than ``most`` within the window:
@@ -126,7 +169,8 @@ class Store:
         raise NotImplementedError
 
     def check(self) -> None:
-        """Raise StoreDown if the store cannot be written now."""
+        """Raise StoreDown if the store cannot be written now, StoreFull if it holds ``most`` live games: what every
+        process sees, read from the store itself."""
         raise NotImplementedError
 
     def listen(self) -> None:
@@ -165,12 +209,24 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     code TEXT PRIMARY KEY, line TEXT NOT NULL, version INTEGER NOT NULL, touched REAL NOT NULL, seq INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS games_touched ON games (touched);
 CREATE INDEX IF NOT EXISTS games_seq ON games (seq);
+CREATE TABLE IF NOT EXISTS probe (at REAL NOT NULL);
+INSERT INTO probe SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM probe);
 CREATE TABLE IF NOT EXISTS creations (client TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS creations_client ON creations (client, at);
 CREATE TABLE IF NOT EXISTS changes (seq INTEGER NOT NULL);
 INSERT INTO changes SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM changes);
+"""
+# Each game's end (the time it expires), who made it and whether it still waits for the friend: added to a file
+# made before them, whose games end a full expiry after their last change.
+COLUMNS = {
+    "ends": "REAL NOT NULL DEFAULT 0",
+    "maker": "TEXT NOT NULL DEFAULT ''",
+    "waiting": "INTEGER NOT NULL DEFAULT 0",
+}
+INDEXES = """
+CREATE INDEX IF NOT EXISTS games_ends ON games (ends);
+CREATE INDEX IF NOT EXISTS games_maker ON games (maker, ends);
 """
 
 
@@ -183,12 +239,17 @@ class SQLiteStore(Store):
 
     name = "SQLite"
 
-    def __init__(self, path: str | Path, expiry: float, most: int):
-        super().__init__(expiry, most)
+    def __init__(self, path: str | Path, expiry: float, most: int, identity: tuple[int, int] | None = None, **limits):
+        super().__init__(expiry, most, **limits)
         self.path = str(path)
         self._db: sqlite3.Connection | None = None
         self._lock = threading.Lock()
-        self.write_failed = False  # the last change could not be written; cleared by the next one that is
+        # The file's device and inode, once known (file_identity): another file at the path, or none, is a store
+        # down, never a fresh empty one, so that no move is acknowledged into a file about to vanish.
+        self.identity = identity
+
+    def _same_file(self) -> bool:
+        return self.identity is None or file_identity(self.path) == self.identity
 
     def _connect(self) -> sqlite3.Connection:
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -199,70 +260,90 @@ class SQLiteStore(Store):
         db.execute("PRAGMA synchronous=NORMAL")
         return db
 
-    def _run(self, work, writes: bool = False):
+    def _run(self, work, busy_seconds: float | None = None):
         """``work(db)`` under the lock, in a transaction if it writes; any failure of the file is StoreDown.
 
         While another process holds the file's write lock, the work is tried again every few milliseconds for up
         to BUSY_SECONDS, the lock released in between.
         """
-        gives_up = time.monotonic() + BUSY_SECONDS
+        gives_up = time.monotonic() + (BUSY_SECONDS if busy_seconds is None else busy_seconds)
         while True:
             with self._lock:
+                if not self._same_file():
+                    self._close()
+                    raise StoreDown(f"the SQLite file {self.path} was removed or replaced while in use")
                 try:
                     if self._db is None:
                         db = self._connect()
-                        db.executescript(SCHEMA)
+                        prepare(db, self.expiry)
                         self._db = db
+                        self.identity = self.identity or file_identity(self.path)
                     return work(self._db)
                 except (sqlite3.Error, OSError) as error:
                     if self._db is not None and self._db.in_transaction:
                         self._db.rollback()
                     busy = isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
                     if not busy or time.monotonic() > gives_up:
-                        self.write_failed = self.write_failed or writes
                         raise StoreDown(f"the SQLite file {self.path} cannot be used: {error}") from None
             time.sleep(BUSY_PAUSE)
+
+    def _close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
 
     @staticmethod
     def _next_seq(db: sqlite3.Connection) -> int:
         return db.execute("UPDATE changes SET seq = seq + 1 RETURNING seq").fetchone()[0]
 
-    def create(self, code: str, line: str) -> None:
+    def create(self, code: str, line: str, client: str = "") -> None:
         def work(db):
             now = time.time()
             db.execute("BEGIN IMMEDIATE")
-            db.execute("DELETE FROM games WHERE touched < ?", (now - self.expiry,))
-            if db.execute("SELECT count(*) FROM games").fetchone()[0] >= self.most:
+            db.execute("DELETE FROM games WHERE ends < ?", (now,))
+            count, first_end = db.execute("SELECT count(*), min(ends) FROM games").fetchone()
+            if count >= self.most:
                 db.rollback()
-                raise StoreFull
-            db.execute("INSERT INTO games VALUES (?, ?, 1, ?, ?)", (code, line, now, self._next_seq(db)))
+                raise StoreFull(first_end - now)
+            made, first, waiting, first_waiting = db.execute(
+                "SELECT count(*), min(ends), count(nullif(waiting, 0)), min(CASE WHEN waiting THEN ends END) "
+                "FROM games WHERE maker = ?",
+                (client,),
+            ).fetchone()
+            if client and (waiting >= self.client_waiting or made >= self.client_most):
+                db.rollback()
+                full = waiting >= self.client_waiting
+                raise ClientFull((first_waiting if full else first) - now, waiting=full)
+            db.execute(
+                "INSERT INTO games (code, line, version, touched, seq, ends, maker, waiting) "
+                "VALUES (?, ?, 1, ?, ?, ?, ?, 1)",
+                (code, line, now, self._next_seq(db), now + self.waiting_expiry, client),
+            )
             db.commit()
-            self.write_failed = False
 
-        self._run(work, writes=True)
+        self._run(work)
 
     def load(self, code: str) -> Saved | None:
         row = self._run(
             lambda db: db.execute(
-                "SELECT line, version FROM games WHERE code = ? AND touched >= ?", (code, time.time() - self.expiry)
+                "SELECT line, version FROM games WHERE code = ? AND ends >= ?", (code, time.time())
             ).fetchone()
         )
         return None if row is None else Saved(*row)
 
-    def replace(self, code: str, version: int, line: str) -> int | None:
+    def replace(self, code: str, version: int, line: str, waiting: bool = False) -> int | None:
         def work(db):
             now = time.time()
             db.execute("BEGIN IMMEDIATE")
             changed = db.execute(
-                "UPDATE games SET line = ?, version = version + 1, touched = ?, seq = ? "
-                "WHERE code = ? AND version = ? AND touched >= ?",
-                (line, now, self._next_seq(db), code, version, now - self.expiry),
+                "UPDATE games SET line = ?, version = version + 1, touched = ?, seq = ?, ends = ?, waiting = ? "
+                "WHERE code = ? AND version = ? AND ends >= ?",
+                (line, now, self._next_seq(db), now + self.life(waiting), int(waiting), code, version, now),
             ).rowcount
             db.commit()
-            self.write_failed = False
             return version + 1 if changed else None
 
-        new_version = self._run(work, writes=True)
+        new_version = self._run(work)
         if new_version is not None:
             self.waiters.wake(code)
         return new_version
@@ -280,14 +361,21 @@ class SQLiteStore(Store):
             db.commit()
             return 0.0
 
-        return self._run(work, writes=True)
+        return self._run(work)
 
     def check(self) -> None:
-        # A read, which in WAL mode never waits for a writer: the health check must not queue behind the file's
-        # lock. A file that can be read but not written shows in the last change's failure, kept until one works.
-        self._run(lambda db: db.execute("SELECT seq FROM changes").fetchone())
-        if self.write_failed:
-            raise StoreDown(f"the SQLite file {self.path} could not be written")
+        # A write, as a move's would be (a full disk, a read-only file, a lock held for ever), waiting a short while
+        # at most behind another process's; then the live games, by their index.
+        def work(db):
+            now = time.time()
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("UPDATE probe SET at = ?", (now,))
+            db.commit()
+            return db.execute("SELECT count(*), min(ends) FROM games WHERE ends >= ?", (now,)).fetchone()
+
+        live, first_end = self._run(work, busy_seconds=PROBE_BUSY_SECONDS)
+        if live >= self.most:
+            raise StoreFull(first_end - time.time())
 
     def listen(self) -> None:
         # A connection of its own: data_version moves when a connection other than the one asking commits, so
@@ -299,6 +387,8 @@ class SQLiteStore(Store):
             if not self.waiters:
                 continue
             try:
+                if not self._same_file():
+                    raise sqlite3.OperationalError("the file was removed or replaced")
                 if db is None:
                     db = self._connect()
                     seen_seq = db.execute("SELECT seq FROM changes").fetchone()[0]
@@ -318,37 +408,30 @@ class SQLiteStore(Store):
                     self.waiters.wake(code)
 
 
-# Redis's side, each step in one script so that it is atomic: keys are friends:game:<code> (a hash of the line and
-# its version, expiring), friends:live (a sorted set of live games by last change) and friends:made:<client>.
-CREATE = """
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', tonumber(ARGV[3]) - tonumber(ARGV[4]))
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 0 end
-redis.call('HSET', KEYS[1], 'line', ARGV[2], 'v', 1)
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
-return 1
-"""
-REPLACE = """
-local v = redis.call('HGET', KEYS[1], 'v')
-if v ~= ARGV[2] then return 0 end
-local new = tonumber(v) + 1
-redis.call('HSET', KEYS[1], 'line', ARGV[3], 'v', new)
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
-redis.call('PUBLISH', ARGV[6], ARGV[1])
-return new
-"""
-CREATION = """
-local now, window, most = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-if redis.call('ZCARD', KEYS[1]) >= most then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return tostring(tonumber(oldest[2]) + window - now)
-end
-redis.call('ZADD', KEYS[1], now, ARGV[4])
-redis.call('EXPIRE', KEYS[1], math.ceil(window))
-return '0'
-"""
+def prepare(db: sqlite3.Connection, expiry: float) -> None:
+    """Make the tables, or bring a file made before the COLUMNS up to date."""
+    db.executescript(SCHEMA)
+    if not set(COLUMNS) <= {row[1] for row in db.execute("PRAGMA table_info(games)")}:
+        db.execute("BEGIN IMMEDIATE")
+        present = {row[1] for row in db.execute("PRAGMA table_info(games)")}  # another process may have done it
+        for name, kind in COLUMNS.items():
+            if name not in present:
+                db.execute(f"ALTER TABLE games ADD COLUMN {name} {kind}")
+        db.execute("UPDATE games SET ends = touched + ? WHERE ends = 0", (expiry,))
+        db.commit()
+    db.executescript(INDEXES)
+
+
+def file_identity(path: str) -> tuple[int, int] | None:
+    """The file's device and inode: another file at the same path has others; None if there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+# Redis's side: each step in one script (webapp.web.friend_scripts), so that it is atomic.
 
 
 class RedisStore(Store):
@@ -356,8 +439,8 @@ class RedisStore(Store):
 
     name = "Redis"
 
-    def __init__(self, url: str, expiry: float, most: int):
-        super().__init__(expiry, most)
+    def __init__(self, url: str, expiry: float, most: int, **limits):
+        super().__init__(expiry, most, **limits)
         import redis
 
         self._errors = (redis.RedisError, OSError)
@@ -377,18 +460,24 @@ class RedisStore(Store):
     def _key(code: str) -> str:
         return f"friends:game:{code}"
 
-    def create(self, code: str, line: str) -> None:
-        keys = [self._key(code), "friends:live"]
-        if not self._run(self._create, keys=keys, args=[code, line, time.time(), int(self.expiry), self.most]):
-            raise StoreFull
+    def create(self, code: str, line: str, client: str = "") -> None:
+        keys = [self._key(code), ENDS, f"friends:by:{client}", f"friends:waiting:{client}"]
+        limits = [self.most, self.client_most, self.client_waiting, seconds(self.expiry), client]
+        args = [code, line, time.time(), seconds(self.waiting_expiry), *limits]
+        outcome, wait = self._run(self._create, keys=keys, args=args)
+        if outcome == "full":
+            raise StoreFull(float(wait))
+        if outcome != "ok":
+            raise ClientFull(float(wait), waiting=outcome == "waiting")
 
     def load(self, code: str) -> Saved | None:
         line, version = self._run(self.client.hmget, self._key(code), "line", "v")
         return None if line is None or version is None else Saved(line, int(version))
 
-    def replace(self, code: str, version: int, line: str) -> int | None:
-        keys = [self._key(code), "friends:live"]
-        args = [code, version, line, time.time(), int(self.expiry), CHANNEL]
+    def replace(self, code: str, version: int, line: str, waiting: bool = False) -> int | None:
+        keys = [self._key(code), ENDS]
+        life = seconds(self.life(waiting))
+        args = [code, version, line, time.time(), life, CHANNEL, int(waiting), seconds(self.expiry)]
         new_version = self._run(self._replace, keys=keys, args=args)
         if not new_version:
             return None
@@ -402,7 +491,12 @@ class RedisStore(Store):
         return float(self._run(self._creation, keys=keys, args=[now, CREATION_WINDOW, most, unique]))
 
     def check(self) -> None:
-        self._run(self.client.ping)
+        now = time.time()
+        # A write, as a move's would be: a Redis out of memory, or refusing writes after a failed save, answers pings.
+        self._run(self.client.set, "friends:probe", now, ex=60)
+        if self._run(self.client.zcount, ENDS, now, "+inf") >= self.most:
+            first = self._run(self.client.zrangebyscore, ENDS, now, "+inf", start=0, num=1, withscores=True)
+            raise StoreFull(first[0][1] - now if first else 0.0)
 
     def listen(self) -> None:
         while True:
@@ -421,6 +515,11 @@ class RedisStore(Store):
                 pubsub.close()
 
 
+def seconds(duration: float) -> int:
+    """A duration as Redis's EXPIRE takes it: whole seconds, at least one."""
+    return max(1, math.ceil(duration))
+
+
 def client_key(secret: str, address: str) -> str:
     """A client's address as the creation count keeps it: keyed and hashed, never the address itself.
 
@@ -430,16 +529,43 @@ def client_key(secret: str, address: str) -> str:
     return hashlib.blake2b(address.encode(), key=secret.encode()[:64], digest_size=16).hexdigest()
 
 
+def sqlite_path(app: Flask) -> Path:
+    return Path(app.config.get("FRIEND_DATABASE") or Path(app.instance_path) / "friends.sqlite3")
+
+
+def init_app(app: Flask) -> None:
+    """Note which SQLite file this server keeps its games in, before gunicorn forks its workers: a worker that
+    finds the file gone, or another in its place, is then down however late it first uses it. Outside tests the
+    file is made here; where it cannot be, each worker tries again on first use."""
+    if app.config.get("REDIS_URL"):
+        return
+    path = sqlite_path(app)
+    if not path.exists() and not app.testing:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with closing(sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)) as db:
+                db.execute("PRAGMA journal_mode=WAL")
+                prepare(db, app.config["FRIEND_EXPIRY_SECONDS"])
+        except (sqlite3.Error, OSError):
+            return
+    app.extensions["friend_store_file"] = file_identity(str(path))
+
+
 def of(app: Flask) -> Store:
     """This process's store for ``app``, made on first use in each process (never in gunicorn's master)."""
     made = app.extensions.get("friend_store")
     if made is None or made[0] != os.getpid():
         config = app.config
         expiry, most = config["FRIEND_EXPIRY_SECONDS"], config["FRIEND_GAMES_MOST"]
+        limits = {
+            "waiting_expiry": config["FRIEND_WAITING_SECONDS"],
+            "client_most": config["FRIEND_GAMES_PER_CLIENT"],
+            "client_waiting": config["FRIEND_WAITING_PER_CLIENT"],
+        }
         if config.get("REDIS_URL"):
-            store: Store = RedisStore(config["REDIS_URL"], expiry, most)
+            store: Store = RedisStore(config["REDIS_URL"], expiry, most, **limits)
         else:
-            path = config.get("FRIEND_DATABASE") or Path(app.instance_path) / "friends.sqlite3"
-            store = SQLiteStore(path, expiry, most)
+            identity = app.extensions.get("friend_store_file")
+            store = SQLiteStore(sqlite_path(app), expiry, most, identity, **limits)
         made = app.extensions["friend_store"] = (os.getpid(), store)
     return made[1]

@@ -74,7 +74,7 @@ def confirmed() -> bool:
     return request.form.get("confirm") == "1"
 
 
-def respond(
+def respond_with_game(
     table: Table,
     *,
     previous: Table | None = None,
@@ -164,33 +164,34 @@ def setup_is_stale(previous: Table, table: Table, confirm: Confirmation | None) 
     return sent != {name: getattr(table.settings, name) for name in SETTING_FIELDS}
 
 
-def act(action, says=None):
+def act_on_table(action, says=None):
     """Load the table, check that the form was drawn from it, apply ``action``, and respond.
 
     A refused action leaves the game exactly as it was. ``says``, given the new table, is a
     message for the player about what changed.
     """
-    loaded = state.load()
+    loaded = state.load_table()
     if loaded.reset:
-        return respond(loaded.table, message=loaded.notice)
+        return respond_with_game(loaded.table, message=loaded.notice)
     table = loaded.table
     g.replies = randomness.for_request(table)
     try:
         table.check_drawn_from(drawn_from())
         changed = action(table)
     except ConfirmationNeeded as question:
+        assert request.endpoint is not None, "a view runs under its endpoint"
         confirm = Confirmation.of(question, request.endpoint, request.form, table)
-        return respond(table, previous=table, confirm=confirm)
+        return respond_with_game(table, previous=table, confirm=confirm)
     except StaleBoardError:
         # Not the player's fault: the same move sent twice (a double click without JavaScript) is already
         # played; a page that another tab or window overtook is refused all the same (409), but brought up to
         # date with a plain notice, not an error.
         if repeated(table):
-            return respond(table, previous=table)
-        return respond(table, previous=table, message=OVERTAKEN, status=409)
+            return respond_with_game(table, previous=table)
+        return respond_with_game(table, previous=table, message=OVERTAKEN, status=409)
     except REFUSALS as error:
-        return respond(table, previous=table, error=error)
-    return respond(changed, previous=table, message=says(changed, table) if says else None)
+        return respond_with_game(table, previous=table, error=error)
+    return respond_with_game(changed, previous=table, message=says(changed, table) if says else None)
 
 
 OVERTAKEN = "The game had changed since this page was drawn; here it is as it is now."
@@ -216,8 +217,8 @@ def index():
         return shared_position()  # a position from a link, shown read-only
     if "board" in request.args:
         return open_board()
-    loaded = state.load()
-    return respond(
+    loaded = state.load_table()
+    return respond_with_game(
         loaded.table,
         message=loaded.notice,
         is_error=loaded.notice_is_error,
@@ -232,15 +233,15 @@ def open_board():
         board = linked_board(request.args)
     except LinkError as error:
         return link_problem(error)
-    loaded = state.load()
+    loaded = state.load_table()
     table = loaded.table
     if table.settings.board == board.key and not (table.moves and table.position.is_over()):
-        return respond(table, message=loaded.notice, is_error=loaded.notice_is_error)
+        return respond_with_game(table, message=loaded.notice, is_error=loaded.notice_is_error)
     if table.is_in_progress():
         # Nothing changes until the yes: the question's form starts the game with the link's board.
         fields = (("board", board.key),)
         question = question_words(table, "game.new", dict(fields))
-        return respond(table, confirm=Confirmation(question, "game.new", fields, ANSWERS["game.new"]))
+        return respond_with_game(table, confirm=Confirmation(question, "game.new", fields, ANSWERS["game.new"]))
     fresh = table.new_game(replace(table.settings, board=board.key), randomness.for_request(table))
     state.save(fresh)
     response = redirect(url_for("game.index"), 303)
@@ -254,14 +255,14 @@ def move():
         if "cell" not in request.form:
             raise FormError("Choose a square to play.")
         cell = whole_number(request.form, "cell", 0, table.position.geometry.cells - 1, WRONG_CELL)
-        return table.move(cell, randomness.current())
+        return table.move(cell, randomness.replies())
 
-    return act(play, says=practice_message)
+    return act_on_table(play, says=practice_message)
 
 
 @bp.post("/new")
 def new():
-    if request.form.get("mode") == friend.MODE:
+    if request.form.get("mode") == friend.MODE or request.form.get("friend") == "1":
         # A game with a friend lives in the friends' store, not in this visitor's cookie, which it leaves alone.
         return friend.start(request.form.get("board"))
 
@@ -276,14 +277,14 @@ def new():
             o_level=optional_choice(request.form, "o_level", check_difficulty) or s.o_level,
         )
         # The New game button says so itself; a dropdown changed in the middle of a game asks first.
-        return table.new_game(settings, randomness.current(), confirmed=confirmed() or request.form.get("start") == "1")
+        return table.new_game(settings, randomness.replies(), confirmed=confirmed() or request.form.get("start") == "1")
 
-    return act(start)
+    return act_on_table(start)
 
 
 @bp.post("/levels")
 def levels():
-    return act(
+    return act_on_table(
         lambda table: table.with_levels(
             difficulty=request.form.get("difficulty"),
             x_level=request.form.get("x_level"),
@@ -333,12 +334,12 @@ def practice_message(table: Table, before: Table) -> str | None:
 
 @bp.post("/undo")
 def undo():
-    return act(lambda table: table.undo(), says=practice_message)
+    return act_on_table(lambda table: table.undo(), says=practice_message)
 
 
 @bp.post("/step")
 def step():
-    return act(lambda table: table.step(randomness.current()))
+    return act_on_table(lambda table: table.step(randomness.replies()))
 
 
 @bp.post("/pause")
@@ -348,7 +349,7 @@ def pause():
             bool(whole_number(request.form, "paused", 0, 1, "Pause takes 1 (pause) or 0 (resume)."))
         )
 
-    return act(pause_or_resume)
+    return act_on_table(pause_or_resume)
 
 
 @bp.post("/values")
@@ -358,19 +359,27 @@ def values():
             bool(whole_number(request.form, "show", 0, 1, "Move values takes 1 (show) or 0 (hide)."))
         )
 
-    return act(show_or_hide)
+    return act_on_table(show_or_hide)
 
 
 @bp.post("/score/reset")
 def reset_score():
-    return act(lambda table: table.reset_score(confirmed=confirmed()))
+    return act_on_table(lambda table: table.reset_score(confirmed=confirmed()))
 
 
 @bp.get("/healthz")
 def healthz():
-    # Friend games' store failing leaves everything else working: the check still passes, and names the store.
+    # Friend games' store failing leaves everything else working: the check still passes, and names the store, as
+    # read from the store itself, so that every worker says the same.
+    store = friend_store.of(current_app)
     try:
-        friend_store.of(current_app).check()
+        store.check()
     except friend_store.StoreDown:
-        return {"status": "degraded", "failing": f"friend games' store ({friend_store.of(current_app).name})"}
+        return {"status": "degraded", "failing": f"friend games' store ({store.name})"}
+    except friend_store.StoreFull:
+        most = current_app.config["FRIEND_GAMES_MOST"]
+        return {
+            "status": "degraded",
+            "failing": f"friend games' store ({store.name}) is full: FRIEND_GAMES_MOST={most}",
+        }
     return {"status": "ok"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from typing import Any
 
 from flask import Blueprint, abort, request
 
@@ -42,7 +43,7 @@ def explored(board: str, path: tuple[int, ...], *, open_last: bool = True) -> Tr
         refuse(error)
 
 
-TREE_CONTEXT = {
+TREE_CONTEXT: dict[str, Any] = {
     "boards": BOARDS,
     "count_empties": COUNT_EMPTIES,
     "names": numbers.NAMES,

@@ -18,7 +18,7 @@ from webapp.solver import analyze, candidates
 CELL_UNITS = 100
 # Up to this size a square has room for a move's value in words ("win in 3"); beyond, in a letter.
 WORDY_UP_TO = 4
-# Views and drawings of boards up to 5×5 are remembered (see _grid and rendering.remembered_partial):
+# Views and drawings of boards up to 5×5 are remembered (see board_grid and rendering.remembered_partial):
 # their positions recur from game to game. Bigger boards' positions seldom recur and each drawing is
 # tens of kilobytes, so remembering them would only fill a worker's memory.
 REMEMBERED_UP_TO = 25
@@ -119,7 +119,7 @@ def status_of(pos: Position) -> str:
     """The game's state as the page and the API name it: playing, x-won, o-won or draw."""
     if not pos.is_over():
         return "playing"
-    return "draw" if pos.is_draw() else f"{pos.winner.lower()}-won"
+    return "draw" if pos.winner is None else f"{pos.winner.lower()}-won"
 
 
 def game_view(table: Table, *, hint: bool = False) -> GameView:
@@ -128,12 +128,11 @@ def game_view(table: Table, *, hint: bool = False) -> GameView:
     last = table.moves[-1] if table.moves else None
     previous = table.moves[-2] if len(table.moves) > 1 else None
     board = table.position.board
-    draw = _grid if len(board) <= REMEMBERED_UP_TO else _grid.__wrapped__
-    grid = draw(board, last, previous, table.show_values, hint, table.is_humans_turn())
+    grid = board_grid(board, last, previous, table.show_values, hint, table.is_humans_turn())
     helped = (hint or table.show_values) and not over
     return GameView(
         grid=grid,
-        headline=headline(table),
+        headline=status_line(table),
         tone=outcome_tone(table),
         hint=hint_text(grid.board) if hint and not over else values_key(grid) if table.show_values and not over else "",
         is_running=table.settings.mode == "cvc" and not table.paused and not over,
@@ -141,8 +140,19 @@ def game_view(table: Table, *, hint: bool = False) -> GameView:
     )
 
 
+def board_grid(
+    board: str, last: int | None, previous: int | None, show_values: bool, hint: bool, can_play: bool
+) -> Grid:
+    """The drawing of ``board`` for partials/board.html: its squares, the last two moves, the values and the hint
+    if asked for, and whether a click plays. Remembered for boards up to REMEMBERED_UP_TO squares."""
+    draw = _remembered_grid if len(board) <= REMEMBERED_UP_TO else _remembered_grid.__wrapped__
+    return draw(board, last, previous, show_values, hint, can_play)
+
+
 @lru_cache(maxsize=1 << 12)
-def _grid(board: str, last: int | None, previous: int | None, show_values: bool, hint: bool, can_play: bool) -> Grid:
+def _remembered_grid(
+    board: str, last: int | None, previous: int | None, show_values: bool, hint: bool, can_play: bool
+) -> Grid:
     # A pure function of a few small values that recur from game to game, so worked out once.
     pos = position(board)
     n = pos.geometry.n
@@ -385,7 +395,7 @@ def controls_state(table: Table) -> Controls:
     return Controls(table.settings.mode, table.can_undo(), table.paused, table.position.is_over(), table.show_values)
 
 
-def headline(table: Table) -> str:
+def status_line(table: Table) -> str:
     """The one status line: whose turn it is and what just happened, short enough for two lines on a phone."""
     s, pos = table.settings, table.position
     winner = pos.winner
@@ -401,7 +411,9 @@ def headline(table: Table) -> str:
         return f"{winner} wins!" if winner else f"{pos.to_move} to move."
     # The levels are on the settings line; naming them here made the line wrap on a phone.
     if winner:
-        return f"{winner} ({level_names(s.board)[s.level(winner)]}) wins."
+        level = s.level(winner)
+        assert level is not None, "the computer plays both sides"
+        return f"{winner} ({level_names(s.board)[level]}) wins."
     paused = "Paused. " if table.paused else ""
     if table.moves:
         return f"{paused}{other(pos.to_move)} took {where(table.moves[-1], pos.geometry.n)}; {pos.to_move} to move."
@@ -441,7 +453,7 @@ def score_view(table: Table) -> ScoreView:
     title = f"Score against {table.score_name}" if table.settings.mode == "hvc" else f"Score, {table.score_name}"
     # Each board keeps its own score: say which, except on the classic board, where it always was.
     if table.settings.board != DEFAULT.key:
-        title += f", {board_name(table.settings.board)}"
+        title += f", {board_size_name(table.settings.board)}"
     return ScoreView(title, items, tally == Tally(), PRACTICE if table.practice else None)
 
 
@@ -479,7 +491,7 @@ def question_words(table: Table, endpoint: str, fields: dict) -> str:
     s = table.settings
     board, mode, human = (fields.get(name, getattr(s, name)) for name in ("board", "mode", "human"))
     if board != s.board:
-        kind = f"a new {board_name(board)} game"
+        kind = f"a new {board_size_name(board)} game"
     elif mode != s.mode:
         kind = f"a new {MODE_NAMES.get(mode, 'game')} game"
     elif human != s.human:
@@ -544,7 +556,7 @@ def _squares(cells: tuple[int, ...], n: int = 3) -> str:
     return f"the {('two', 'three')[len(cells) - 2]} marked {kind}"
 
 
-def board_name(board: str) -> str:
+def board_size_name(board: str) -> str:
     """The name of a catalogue board by its key: "4×4"."""
     return BY_KEY[board].name
 

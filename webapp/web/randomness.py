@@ -59,10 +59,11 @@ def for_request(table) -> random.Random:
     """
     seed = current_app.config["RANDOM_SEED"]
     key = current_app.secret_key if seed is None else f"seed {seed}"
+    assert key is not None, "settings.require_secret_key starts no app without a key"
     form = "&".join(f"{name}={value}" for name, value in sorted(request.form.items(multi=True)))
     return replayable(want_bytes(key), table.game_id, table.digest, request.path, form)
 
 
-def current() -> random.Random:
+def replies() -> random.Random:
     """The generator for the computer's moves in this request: the game's own (see for_request), else the worker's."""
     return g.get("replies") or current_app.extensions["rng"]

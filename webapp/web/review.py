@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, request, url_for
 
@@ -82,7 +83,7 @@ def line_text(board: str, hint: str | None = None, then: tuple[int, ...] = ()) -
 def link_problem(error: ValueError, status: int = 400):
     """A friendly page for a link that does not hold a game: what is wrong, and the way back."""
     # The way back to a fresh game is the New game form, which carries the digest of the visitor's game.
-    table = state.load().table
+    table = state.load_table().table
     return page_or_fragment(
         "link_problem.html",
         "partials/problem.html",
@@ -111,7 +112,7 @@ def read_link() -> tuple[Board, tuple[int, ...], int | None]:
 
 def reader(moves: tuple[int, ...], final: Position) -> str | None:
     """The side the visitor played, when the link is their own game against the computer on the same board."""
-    table = state.load().table
+    table = state.load_table().table
     own = table.settings.mode == "hvc" and table.moves == moves and table.position.board == final.board
     return table.settings.human if own else None
 
@@ -126,7 +127,7 @@ def show_game(graded: bool):
         board, moves, at = read_link()
     except ValueError as error:
         return link_problem(error)
-    table = state.load().table
+    table = state.load_table().table
     seen = positions(moves, board)
     you = reader(moves, seen[-1])
     game = review(moves, you, board) if graded and board.is_solved() else None
@@ -169,7 +170,7 @@ def show_game(graded: bool):
 
 def piece_start(args, total: int) -> tuple[int, int | None]:
     """The ``start`` (moves already graded) and ``turning`` (the move the review points to so far) of a piece."""
-    found = []
+    found: list[int | None] = []
     for name, most in (("start", total - 1), ("turning", total)):
         text = args.get(name)
         if text is None and name == "turning":
@@ -178,7 +179,9 @@ def piece_start(args, total: int) -> tuple[int, int | None]:
         if not (text and text.isascii() and text.isdigit() and len(text) <= 3 and 0 <= int(text) <= most):
             raise LinkError(f"The review's {name} must be a move number from 0 to {most}.")
         found.append(int(text))
-    return found[0], found[1] or None
+    start, turning = found
+    assert start is not None, "the start is never left out"
+    return start, turning or None
 
 
 @bp.get("/review/grades")
@@ -189,7 +192,8 @@ def grades():
     Nothing is kept between pieces: each says where the next begins and which move the review points to so far."""
     if not is_htmx():
         # The pieces are for the page's script; a person who follows the address gets the review itself.
-        return redirect(url_for("review.review_page", **request.args.to_dict()), 303)
+        args: dict[str, Any] = request.args.to_dict()
+        return redirect(url_for("review.review_page", **args), 303)
     try:
         board, moves, _ = read_link()
         if board.is_solved() or not moves:
@@ -287,13 +291,13 @@ def play_from_confirm():
             raise GameOverError("That position is the end of the game; choose an earlier move to play from.")
     except ValueError as error:
         return link_problem(error)
-    return confirm_page(state.load().table, board, moves)
+    return confirm_page(state.load_table().table, board, moves)
 
 
 @bp.post("/play-from")
 def play_from():
     """Replace the visitor's game with the position of a link, keeping the score."""
-    loaded = state.load()
+    loaded = state.load_table()
     table = loaded.table
     try:
         board = linked_board(request.form)

@@ -39,7 +39,7 @@ def init_app(app: Flask) -> None:
     app.before_request(refuse_cross_site_requests)
     app.after_request(keep_redirects_on_this_site)
     app.after_request(keep_out_of_shared_caches)
-    app.wsgi_app = HostCheck(SecurityHeaders(BodyLimit(app.wsgi_app, app)))
+    app.wsgi_app = HostCheck(SecurityHeaders(BodyLimit(app.wsgi_app, app)))  # type: ignore[method-assign]  # Flask documents wrapping its WSGI app so
 
 
 # Where a Host header names no host, the request goes on under this name, only to be refused.

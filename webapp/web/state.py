@@ -26,9 +26,10 @@ import json
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import cast
 
 from flask import current_app, request, session
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature, Serializer, TimestampSigner, URLSafeTimedSerializer
 from itsdangerous.encoding import base64_encode, want_bytes
 from werkzeug.http import dump_cookie
@@ -154,6 +155,14 @@ def _cookie_attributes(name: str, **attributes) -> str:
     return dump_cookie(name, "", **attributes).removeprefix(f"{name}=")
 
 
+class GameSession(SecureCookieSession):
+    """Flask's cookie session, with what the game reads beside its data."""
+
+    unreadable = False  # signed with our key but not the game's: a new game starts, with a notice
+    score_line: str | bool | None = None  # the score's cookie as it came (False: not ours), to write it only on change
+    score_to_write: str | None = None  # the score's line this request changed it to
+
+
 class GameSessionInterface(SecureCookieSessionInterface):
     """Flask's signed-cookie session that also notices a cookie it had to throw away, and makes the
     cookie Secure whenever the request came over HTTPS (as the proxy in front of us reports).
@@ -163,7 +172,9 @@ class GameSessionInterface(SecureCookieSessionInterface):
     of a move's cost beyond a trivial app's (docs/serving.md).
     """
 
-    serializer = PLAIN_JSON
+    # Flask types it as its tagged serializer; itsdangerous only calls dumps and loads.
+    serializer = PLAIN_JSON  # type: ignore[assignment]
+    session_class = GameSession
     # Flask's own digest, handed over as OpenSSL's constructor: Python's hmac then signs in C, not in Python.
     digest_method = staticmethod(hashlib.sha1)
 
@@ -269,7 +280,7 @@ class Loaded:
     notice_is_error: bool = False
 
 
-def load() -> Loaded:
+def load_table() -> Loaded:
     """The visitor's table and any notice for them (shown once, then forgotten).
 
     A first visit gets a game with an id of its own at once, saved with the page, so that the page's
@@ -305,7 +316,7 @@ def save(table: Table, notice: str | None = None, notice_is_error: bool = False)
     session.clear()
     session.update(_encode(table))
     if getattr(session, "score_line", None) is not None or table.scores != Scores():
-        session.score_to_write = _encode_scores(table.scores)
+        cast(GameSession, session).score_to_write = _encode_scores(table.scores)
     if notice:
         session["notice"] = notice
         if notice_is_error:

@@ -34,9 +34,11 @@ import ctypes
 import errno
 import io
 import os
+import socket
 import time
 from contextlib import suppress
 from functools import cache
+from typing import TYPE_CHECKING
 
 import gevent
 from gevent.event import Event
@@ -186,7 +188,14 @@ def _arrival() -> Arrival | None:
     return getattr(gevent.getcurrent(), "arrival", None)
 
 
-class _WithDeadlines:
+# To the type checker the mixin is a socket: at run time it goes before the client's own socket class.
+if TYPE_CHECKING:
+    _Socket = socket.socket
+else:
+    _Socket = object
+
+
+class _WithDeadlines(_Socket):
     """A client socket whose reads wait at most until the request's deadline, and writes at most IDLE_SECONDS,
     then report a reset; the first read of a request waits until its whole head has come."""
 
@@ -288,9 +297,10 @@ class GameWorker(GeventWorker):
                 trim(0)
                 self.peak = self.connections
 
-    def handle(self, listener, client, addr):
+    def handle(self, listener, client: socket.socket, addr):
         # The socket's class gains the deadlines: gunicorn reads and writes through these very methods.
-        client.__class__ = _with_deadlines(type(client))
+        # A class is hashable; mypy checks socket's own __hash__ against Hashable instead.
+        client.__class__ = _with_deadlines(type(client))  # type: ignore[arg-type]
         me = gevent.getcurrent()
         me.arrival = Arrival(ARRIVAL_SECONDS)
         self.connections += 1
