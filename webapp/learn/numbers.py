@@ -361,7 +361,9 @@ def known(board: Board) -> str:
         return f"{value}. This game has worked out every position."
     if board.is_solved():
         return f"{value}, shown by {board.source}. Impossible plays it perfectly here."
-    return (
-        f"{value}, proved by {board.source}. The computer here does not know that proof: Hard searches ahead under "
-        "a time limit instead."
-    )
+    return f"{value}, proved by {board.source}. {unproved_here(board)}"
+
+
+def unproved_here(board: Board) -> str:
+    """What the computer here knows of a board it has not solved: the game tree says it beside the proved value."""
+    return "The computer here does not know that proof: Hard searches ahead under a time limit instead."
