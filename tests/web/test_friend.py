@@ -7,47 +7,16 @@ import threading
 import time
 
 import pytest
-from conftest import COMPILED_TEMPLATES
+from friend_pages import HTMX, NAVIGATION, alert_of, board_of, drawn_fields, make_app, move, start, status_of
 from support import page as page_of
 from support import play, send
 
-from webapp import create_app
 from webapp.web import friend_store
-
-NAVIGATION = {"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}
-HTMX = {"HX-Request": "true"}
-
-
-def make_app(tmp_path, **config):
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "FRIEND_DATABASE": str(tmp_path / "friends.sqlite3")} | config
-    )
-    app.jinja_env.bytecode_cache = COMPILED_TEMPLATES
-    return app
 
 
 @pytest.fixture
 def app(tmp_path):
     return make_app(tmp_path)
-
-
-def status_of(response) -> str:
-    return re.search(r'class="status-text"[^>]*>([^<]*)<', response.text).group(1).replace("&#39;", "'")
-
-
-def board_of(response) -> str:
-    return re.search(r'data-board="([^"]*)"', response.text).group(1)
-
-
-def alert_of(response) -> str:
-    found = re.search(r'role="alert">([^<]*)<', response.text)
-    return found.group(1).replace("&#39;", "'") if found else ""
-
-
-def start(client, board="3x3", **headers) -> str:
-    response = client.post("/new", data={"mode": "friend", "board": board}, headers=headers)
-    assert response.status_code == 303
-    return response.headers["Location"]
 
 
 @pytest.fixture
@@ -57,17 +26,6 @@ def pair(app):
     address = start(inviter)
     assert "Your friend's turn" in status_of(friend.get(address, headers=NAVIGATION))
     return inviter, friend, address
-
-
-def drawn_fields(page) -> dict[str, str]:
-    """The round and the move number a page's board form sends: what its viewer saw."""
-    return dict(re.findall(r'<input type="hidden" name="(round|ply)" value="([^"]*)">', page.text))
-
-
-def move(client, address, cell, headers=HTMX, **drawn):
-    """A move from this client's page as it is now, unless ``drawn`` names the round and move number it was drawn at."""
-    fields = drawn_fields(client.get(address)) | {name: str(value) for name, value in drawn.items()}
-    return client.post(f"{address}/move", data={"cell": cell} | fields, headers=headers)
 
 
 def test_the_link_is_a_128_bit_code_and_the_page_offers_it_to_copy(app):

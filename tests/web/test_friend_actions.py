@@ -6,52 +6,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import COMPILED_TEMPLATES
+from friend_pages import HTMX, NAVIGATION, alert_of, board_of, make_app, move, start, status_of
 
-from webapp import create_app
 from webapp.web import friend_actions
-
-# As tests/web/test_friend.py asks: a browser's own navigation, and htmx.
-NAVIGATION = {"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate"}
-HTMX = {"HX-Request": "true"}
-
-
-def make_app(tmp_path, **config):
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "FRIEND_DATABASE": str(tmp_path / "friends.sqlite3")} | config
-    )
-    app.jinja_env.bytecode_cache = COMPILED_TEMPLATES
-    return app
 
 
 @pytest.fixture
 def app(tmp_path):
     return make_app(tmp_path)
-
-
-def status_of(response) -> str:
-    return re.search(r'class="status-text"[^>]*>([^<]*)<', response.text).group(1).replace("&#39;", "'")
-
-
-def board_of(response) -> str:
-    return re.search(r'data-board="([^"]*)"', response.text).group(1)
-
-
-def alert_of(response) -> str:
-    found = re.search(r'role="alert">([^<]*)<', response.text)
-    return found.group(1).replace("&#39;", "'") if found else ""
-
-
-def start(client, board="3x3") -> str:
-    response = client.post("/new", data={"mode": "friend", "board": board})
-    assert response.status_code == 303
-    return response.headers["Location"]
-
-
-def move(client, address, cell):
-    """A move from this client's page as it is now: the round and the move number its board form sends."""
-    fields = dict(re.findall(r'<input type="hidden" name="(round|ply)" value="([^"]*)">', client.get(address).text))
-    return client.post(f"{address}/move", data={"cell": cell} | fields, headers=HTMX)
 
 
 @pytest.fixture
