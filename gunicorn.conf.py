@@ -15,8 +15,8 @@ bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 
 # gevent workers, so that a client sending its request slowly holds a greenlet, not a whole worker; our
-# subclass closes connections that stall or whose request head grows too big (webapp/web/worker.py).
-worker_class = "webapp.web.worker.GameWorker"
+# subclass closes connections that stall or whose request head grows too big (webapp/serving/worker.py).
+worker_class = "webapp.serving.worker.GameWorker"
 # Connections one worker keeps open at once, a few KB each; past them the kernel's backlog waits (docs/deploy.md).
 worker_connections = 5000
 # The fields of a request's head: a browser sends about 15, a platform's router adds a few.
@@ -69,7 +69,8 @@ def when_ready(server):
 
 
 def post_worker_init(worker):
-    """Start the worker's search processes (webapp/web/searches.py): the cores shared by the workers, one at least."""
+    """Start the worker's search processes (webapp/serving/searches.py): the cores shared by the workers, one at
+    least."""
     if "webapp.web.game" not in sys.modules:
         return
     from webapp.web.costs import start_pool

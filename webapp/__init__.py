@@ -12,10 +12,10 @@ def create_app(test_config=None):
     # Imported here so that the engine and its command line load without Flask.
     from werkzeug.middleware.proxy_fix import ProxyFix
 
+    from webapp.serving import compression
     from webapp.web import (
         api,
         assets,
-        compression,
         costs,
         errors,
         forms,

@@ -9,8 +9,8 @@ from support import HX, page, send
 from webapp.engine import pacing
 from webapp.engine.boards import board_for, position
 from webapp.engine.rules import InvalidMoveError
+from webapp.serving.places import Busy, ClientGone, SearchQueue
 from webapp.web import costs, learn
-from webapp.web.places import Busy, ClientGone, SearchQueue
 
 
 @pytest.fixture

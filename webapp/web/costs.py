@@ -13,15 +13,15 @@ gets its own:
 * **pauses that let others run**: every few milliseconds of search the request yields to gevent's
   hub, so that a health check or a 3×3 move waits for milliseconds, not for the search;
 * **one search per client**: a search's beginning claims its client's one search, and a request whose
-  client has another under way is refused there, before its first step (``webapp.web.places``); a
+  client has another under way is refused there, before its first step (``webapp.serving.places``); a
   client is an IPv4 address or an IPv6 /64 (``client_key``);
-* **a place in line**: a worker's searches take turns through a fair queue (``webapp.web.places``); a
+* **a place in line**: a worker's searches take turns through a fair queue (``webapp.serving.places``); a
   request whose wait would be too long is answered 429 with Retry-After, before its game changed. Cheap
   requests (every 3×3 move, the pages, the health check) never search long enough to ask for a place;
 * **an end when its client goes**: a search whose client has closed its connection leaves the line, or
   stops at its next pause, and gives its place back at once; its client's next request is not refused for it;
 * **a process of its own**: where the server has a search pool (``start_pool``, the Procfile's server), a
-  request that has its place runs again from the start in one of the pool's processes (``webapp.web.searches``),
+  request that has its place runs again from the start in one of the pool's processes (``webapp.serving.searches``),
   holding its place meanwhile, and the web worker only waits for the answer, serving others.
 
 A request asks for its place at its first pause: only a search that runs for a few milliseconds
@@ -42,8 +42,8 @@ from flask import Flask, g, request
 from werkzeug.exceptions import HTTPException
 
 from webapp.engine import pacing
-from webapp.web import searches
-from webapp.web.places import ClientGone, SearchQueue
+from webapp.serving import searches
+from webapp.serving.places import ClientGone, SearchQueue
 
 # All the searches of one request together, in CPU seconds of that request alone: rendering and the
 # rest of the request stay well inside the one second that no request may exceed.

@@ -36,11 +36,11 @@ from werkzeug.wrappers import Response as BaseResponse
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError
 from webapp.friend_game import SEATS, FriendGame
 from webapp.match import ConflictError, SettingError, StaleBoardError, check_board
+from webapp.serving.headers import vary_on
 from webapp.web import costs, friend_store
 from webapp.web.forms import FormError, whole_number
 from webapp.web.friend_present import NO_UNDO, WATCHING, FriendView, friend_view
 from webapp.web.friend_store import ClientFull, StoreDown, StoreFull
-from webapp.web.headers import vary_on
 from webapp.web.rendering import is_htmx, page_or_fragment
 from webapp.web.state import GameSessionInterface
 
@@ -50,7 +50,7 @@ bp = Blueprint("friend", __name__, url_prefix="/friend")
 CODE = re.compile(r"[A-Za-z0-9_-]{22}")
 SEAT_COOKIE = "seat"
 SEAT_SALT = "friend-seat"
-# A comment this often keeps a waiting stream within the server's 10 s idle deadline (webapp.web.worker).
+# A comment this often keeps a waiting stream within the server's 10 s idle deadline (webapp.serving.worker).
 HEARTBEAT_SECONDS = 5.0
 # A long poll (``?once=1``) is answered within this, nothing having changed: under the same deadline.
 POLL_SECONDS = 8.0

@@ -24,9 +24,9 @@ from webapp.match import (
     check_side,
     level_names,
 )
+from webapp.serving.headers import vary_on
 from webapp.web import friend, friend_store, randomness, state
 from webapp.web.forms import FormError, optional_choice, whole_number
-from webapp.web.headers import vary_on
 from webapp.web.present import (
     ANSWERS,
     Confirmation,

@@ -177,7 +177,7 @@ def run_by_flask_cli() -> bool:
     FLASK_DEBUG=1 alone must not be enough: set on a production server by mistake, it would sign
     everyone's cookies with a key that is published in this file.
     """
-    # gunicorn's arbiter, not just any gunicorn module: the worker class (webapp.web.worker) may be imported
+    # gunicorn's arbiter, not just any gunicorn module: the worker class (webapp.serving.worker) may be imported
     # elsewhere, by a test or a tool, without a server.
     return os.environ.get("FLASK_RUN_FROM_CLI") == "true" and "gunicorn.arbiter" not in sys.modules
 
