@@ -73,17 +73,18 @@ def post_worker_init(worker):
     least."""
     if "webapp.web.game" not in sys.modules:
         return
-    from webapp.web.costs import start_pool
+    from webapp.serving.costs import start_pool
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    start_pool(worker.wsgi, int(os.environ.get("SEARCH_PROCESSES", max(1, cores // worker.cfg.workers))))
+    processes = int(os.environ.get("SEARCH_PROCESSES", max(1, cores // worker.cfg.workers)))
+    start_pool(worker.wsgi, processes, "webapp.web.warm:warmed_app")
 
 
 def worker_exit(server, worker):
     """Stop the worker's search processes; hand the frozen objects back to the collector (with them frozen, a
     graceful stop printed a traceback)."""
     if "webapp.web.game" in sys.modules:
-        from webapp.web.costs import stop_pool
+        from webapp.serving.costs import stop_pool
 
         stop_pool(worker.wsgi)
     gc.unfreeze()

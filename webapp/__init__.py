@@ -12,11 +12,11 @@ def create_app(test_config=None):
     # Imported here so that the engine and its command line load without Flask.
     from werkzeug.middleware.proxy_fix import ProxyFix
 
-    from webapp.serving import compression
+    from webapp.serving import compression, costs
     from webapp.web import (
         api,
         assets,
-        costs,
+        budgets,
         errors,
         forms,
         friend,
@@ -64,7 +64,7 @@ def create_app(test_config=None):
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
         )
     errors.init_app(app)
-    costs.init_app(app)
+    costs.init_app(app, budgets.search_at_pace)
     friend_store.init_app(app)
     rendering.init_app(app)
     compression.init_app(app)

@@ -13,9 +13,8 @@ import time
 import pytest
 
 from webapp import create_app
-from webapp.serving import searches
+from webapp.serving import costs, searches
 from webapp.serving.places import Busy, SearchQueue
-from webapp.web import costs
 
 KEY = secrets.token_hex(32)
 BIG_BOARD = "." * 112 + "X" + "." * 112  # 15×15, X in the centre: Hard searches for its whole budget
