@@ -33,7 +33,7 @@ from servers import (
     workers_of,
 )
 
-from webapp.web.security import BODY_BYTES
+from webapp.serving.security import BODY_BYTES
 
 SLOW_CLIENTS = 40  # of each kind: dozens, well beyond the two workers a sync server has
 TRICKLE_EVERY = 0.25  # seconds between the bytes each slow client sends

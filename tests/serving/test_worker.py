@@ -11,8 +11,8 @@ from gunicorn.http.body import Body, LengthReader
 from gunicorn.http.unreader import SocketUnreader
 
 from webapp.serving import worker
+from webapp.serving.security import BODY_BYTES
 from webapp.serving.worker import Arrival, Arriving, Stalled, _whole_body
-from webapp.web.security import BODY_BYTES
 
 
 class Trickle:

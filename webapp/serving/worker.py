@@ -45,7 +45,7 @@ from gevent.event import Event
 from gunicorn.http.errors import LimitRequestHeaders, NoMoreData
 from gunicorn.workers.ggevent import GeventWorker
 
-from webapp.web.security import BODY_BYTES, DRAIN_BYTES, discard
+from webapp.serving.security import BODY_BYTES, DRAIN_BYTES, discard
 
 IDLE_SECONDS = float(os.environ.get("CLIENT_IDLE_SECONDS", "10"))
 ARRIVAL_SECONDS = float(os.environ.get("CLIENT_ARRIVAL_SECONDS", "15"))
