@@ -165,6 +165,38 @@ def test_the_pages_take_the_engines_vocabulary_and_reach_the_search_through_the_
     assert engine <= VOCABULARY, f"{path.name} imports {sorted(engine - VOCABULARY)}"
 
 
+SERVING = PACKAGE / "serving"
+# What the serving layer may import besides itself: the standard library and the server's own packages. Not even the
+# engine's pacing: the game hands its searches a request's pace through costs.init_app's hook instead.
+SERVING_MAY_IMPORT = {"flask", "werkzeug", "gunicorn", "gevent"}
+
+
+@pytest.mark.parametrize("path", sorted(SERVING.glob("*.py")), ids=lambda p: p.name)
+def test_the_serving_layer_imports_nothing_of_the_game(path):
+    found = imported_by(path.read_text(), module_name(path), path.name == "__init__.py") - {UNKNOWN}
+    outside = {
+        name
+        for name in found
+        if name.split(".")[0] not in sys.stdlib_module_names | SERVING_MAY_IMPORT
+        and name != "webapp"
+        and not name.startswith("webapp.serving")
+    }
+    assert not outside, f"{path.name} imports {sorted(outside)}"
+
+
+def test_loading_the_serving_layer_loads_no_game_module():
+    names = ", ".join(module_name(path) for path in sorted(SERVING.glob("*.py")))
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {names}, sys; print(' '.join(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    loaded = {name for name in done.stdout.split() if name.startswith("webapp.")}
+    assert {name for name in loaded if not name.startswith("webapp.serving")} == set()
+
+
 def loaded_after(code: str) -> set[str]:
     """The engine modules a fresh interpreter has loaded after running ``code``."""
     done = subprocess.run(
