@@ -58,7 +58,9 @@ heads: $(VENV)/.installed
 
 # One server with 2 workers holding 500 pairs of friends waiting on each other's moves (docs/serving.md): the time
 # from a move to the friend's screen (median and p99), /healthz's, each worker's memory and the CPU per relayed move,
-# with the SQLite store; FRIENDS_ARGS='--store redis' for Redis (scripts/ensure-redis installs it when missing).
+# with the SQLite store; then a flood of 10,000 streams from one address, 2,000 watchers of one game, and a stop with
+# 1,000 pages open, each on a fresh server (FRIENDS_ARGS='--phase flood' runs one); FRIENDS_ARGS='--store redis'
+# for Redis (scripts/ensure-redis installs it when missing).
 FRIENDS_ARGS ?=
 friends: $(VENV)/.installed redis
 	$(BIN)/python scripts/friends.py $(FRIENDS_ARGS)

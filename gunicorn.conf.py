@@ -70,14 +70,16 @@ def when_ready(server):
 
 def post_worker_init(worker):
     """Start the worker's search processes (webapp/serving/searches.py): the cores shared by the workers, one at
-    least."""
+    least; and name what ends at once when the worker is told to stop."""
     if "webapp.web.game" not in sys.modules:
         return
     from webapp.serving.costs import start_pool
+    from webapp.web import relay
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     processes = int(os.environ.get("SEARCH_PROCESSES", max(1, cores // worker.cfg.workers)))
     start_pool(worker.wsgi, processes, "webapp.web.warm:warmed_app")
+    worker.stopping = (relay.stop_all,)  # open friend pages' streams end at once when the worker is told to stop
 
 
 def worker_exit(server, worker):

@@ -84,6 +84,7 @@ class Pair:
         self.empty = list(range(225))
         random.Random(number).shuffle(self.empty)
         self.sent: dict[int, float] = {}
+        self.movers: dict[int, str] = {}
         self.busy = False
 
     def forwarded(self) -> dict[str, str]:
@@ -132,7 +133,7 @@ async def listen(port: int, pair: Pair, seat: str, results: Results, stop: async
         writer.write(
             (
                 f"GET {pair.address}/events?v={version} HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n"
-                f"Cookie: {pair.cookies[seat]}\r\n\r\n"
+                f"Cookie: {pair.cookies[seat]}\r\nX-Forwarded-For: {pair.forwarded()['X-Forwarded-For']}\r\n\r\n"
             ).encode()
         )
         if first:
@@ -149,7 +150,8 @@ async def listen(port: int, pair: Pair, seat: str, results: Results, stop: async
                 for found in UPDATE.finditer(buffer):
                     event_id = int(found.group(1))
                     version = max(version, event_id)
-                    arrived(pair, event_id, results)
+                    if pair.movers.get(event_id) != seat:  # the mover's own page is sent its move too
+                        arrived(pair, event_id, results)
                 buffer = buffer[-64:]
         except (TimeoutError, OSError):
             results.errors += 1
@@ -157,7 +159,7 @@ async def listen(port: int, pair: Pair, seat: str, results: Results, stop: async
             writer.close()
 
 
-UPDATE = re.compile(rb"id: (\d+)\nevent: update\n")
+UPDATE = re.compile(rb"id: (\d+)-[a-z0-9]*\nevent: update\n")
 
 
 async def poll(port: int, pair: Pair, seat: str, results: Results, stop: asyncio.Event) -> None:
@@ -178,12 +180,13 @@ async def poll(port: int, pair: Pair, seat: str, results: Results, stop: asyncio
         if status != 200:
             results.errors += 1
             continue
-        found = re.search(r"id: (\d+)\nevent: update", body)
+        found = re.search(r"id: (\d+)-[a-z0-9]*\nevent: update", body)
         if found:
             version = max(version, int(found.group(1)))
-            arrived(pair, int(found.group(1)), results)
+            if pair.movers.get(int(found.group(1))) != seat:
+                arrived(pair, int(found.group(1)), results)
         else:
-            ids = re.findall(r"id: (\d+)", body)
+            ids = re.findall(r"id: (\d+)-", body)
             if ids:
                 version = max(version, int(ids[-1]))
 
@@ -206,6 +209,7 @@ async def mover(port: int, pairs: list[Pair], rate: float, seconds: float, resul
         pair.version += 1
         pair.to_move = "guest" if seat == "inviter" else "inviter"
         pair.sent[pair.version] = time.perf_counter()
+        pair.movers[pair.version] = seat
         moves += 1
         headers = {"Cookie": pair.cookies[seat], "HX-Request": "true"} | pair.forwarded()
         task = asyncio.ensure_future(
@@ -308,9 +312,18 @@ def main() -> int:
     parser.add_argument("--idle", type=float, default=15, help="seconds of waiting before the moves")
     parser.add_argument("--transport", choices=["stream", "poll"], default="stream")
     parser.add_argument("--store", choices=["sqlite", "redis"], default="sqlite")
+    parser.add_argument(
+        "--phase", choices=["all", *PHASES], default="all", help="each on a fresh server (scripts/friend_floods.py)"
+    )
+    parser.add_argument("--streams", type=int, default=10_000, help="the flood's streams, from one address")
+    parser.add_argument("--flood-seconds", type=float, default=30)
+    parser.add_argument("--watchers", type=int, default=2000)
+    parser.add_argument(
+        "--stop-pages", type=int, default=1000, help="pages streaming when the stop phase's SIGTERM comes"
+    )
     args = parser.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))  # the flood's 10,000 connections
     folder = Path(tempfile.mkdtemp(prefix="friends-"))
     env = {"FRIEND_DATABASE": str(folder / "friends.sqlite3"), "FRIEND_CREATIONS_PER_MINUTE": "1000"}
     redis = None
@@ -320,15 +333,33 @@ def main() -> int:
 
         redis = RedisServer().start()
         env["REDIS_URL"] = redis.url
-    server, port = procfile_server.start(workers=2, env=env)
+    failed = 0
     try:
-        procfile_server.wait_until_healthy(port)
-        return asyncio.run(run(args, port, server.pid))
+        for phase in PHASES if args.phase == "all" else [args.phase]:
+            env["FRIEND_DATABASE"] = str(folder / f"{phase}.sqlite3")
+            server, port = procfile_server.start(workers=2, env=env)
+            try:
+                procfile_server.wait_until_healthy(port)
+                failed += asyncio.run(PHASES[phase](args, port, server.pid))
+            finally:
+                server.terminate()
+                server.wait(timeout=30)
     finally:
-        server.terminate()
-        server.wait(timeout=30)
         if redis is not None:
             redis.stop()
+    return 1 if failed else 0
+
+
+def _hostile(name: str):
+    def phase(args, port: int, master: int):
+        import friend_floods
+
+        return getattr(friend_floods, name)(args, port, master)
+
+    return phase
+
+
+PHASES = {"pairs": run, "flood": _hostile("flood"), "watchers": _hostile("watchers"), "stop": _hostile("stop")}
 
 
 if __name__ == "__main__":

@@ -872,14 +872,129 @@
     });
   });
 
-  // The stream says the game is gone (it expired): the page is loaded again, and says so in plain words.
-  document.addEventListener("htmx:sseOpen", function (event) {
-    var source = event.detail && event.detail.source;
-    if (!source || source.friendGone) return;
-    source.friendGone = true;
-    source.addEventListener("gone", function () {
-      source.close();
-      window.location.reload();
+  // The live stream (webapp/web/relay.py), through a source of our own that the SSE extension uses: it reconnects
+  // within seconds whatever failed (the extension waits longer after each failure, up to a minute), says
+  // "Reconnecting…" while cut off, and past the server's bounds follows the game by asking for it every few
+  // seconds, as a page without JavaScript reloads.
+  var RECONNECT_MS = 2000; // after a refusal the browser does not retry by itself (an HTTP error)
+  var QUIET_MS = 1500; // a stream that ends and reopens at once says nothing
+  var POLL_MS = 3000; // the no-JavaScript refresh's pace (friend.REFRESH_SECONDS)
+
+  function drawnKey() {
+    var presence = document.getElementById("presence");
+    return presence ? presence.getAttribute("data-drawn") : "";
+  }
+
+  var noteTimer = null;
+  function cutOff(isCutOff, now) {
+    var note = document.getElementById("live-note");
+    if (!note) return;
+    window.clearTimeout(noteTimer);
+    noteTimer = window.setTimeout(
+      function () {
+        note.hidden = !isCutOff;
+      },
+      now ? 0 : isCutOff ? QUIET_MS : 300
+    );
+  }
+
+  function followByPolling() {
+    window.setInterval(function () {
+      var game = document.querySelector(".friend-game");
+      if (!game || document.hidden) return;
+      var address = window.location.pathname + "?drawn=" + encodeURIComponent(drawnKey());
+      htmx.ajax("GET", address, { source: game, target: "#play", swap: "innerHTML" });
+    }, POLL_MS);
+  }
+
+  function LiveSource(url) {
+    this.url = url;
+    this.listeners = [];
+    this.readyState = 0;
+    this.closed = false;
+    this.onopen = null;
+    this.onerror = null;
+    this.connect();
+  }
+  LiveSource.prototype.connect = function () {
+    var self = this;
+    var real = (this.real = new EventSource(this.url, { withCredentials: true }));
+    this.listeners.forEach(function (listener) {
+      real.addEventListener(listener[0], listener[1]);
     });
+    real.onopen = function (event) {
+      self.readyState = 1;
+      cutOff(false);
+      if (self.onopen) self.onopen(event);
+    };
+    real.onerror = function (event) {
+      if (self.closed) return;
+      self.readyState = 0; // never CLOSED to the extension, whose own retries back off to a minute
+      cutOff(true);
+      if (self.onerror) self.onerror(event);
+      if (real.readyState === 2) {
+        window.setTimeout(function () {
+          if (!self.closed) self.connect();
+        }, RECONNECT_MS);
+      }
+    };
+    real.addEventListener("offline", function () {
+      cutOff(true, true); // the store does not answer: the browser asks again in a moment
+    });
+    real.addEventListener("update", function () {
+      cutOff(false);
+    });
+    real.addEventListener("full", function () {
+      self.close();
+      cutOff(false);
+      followByPolling();
+    });
+    real.addEventListener("gone", function () {
+      self.close(); // the extension has swapped in what it says, and the offer of a new game
+      cutOff(false);
+    });
+  };
+  LiveSource.prototype.addEventListener = function (type, listener) {
+    this.listeners.push([type, listener]);
+    this.real.addEventListener(type, listener);
+  };
+  LiveSource.prototype.removeEventListener = function (type, listener) {
+    this.listeners = this.listeners.filter(function (kept) {
+      return kept[0] !== type || kept[1] !== listener;
+    });
+    this.real.removeEventListener(type, listener);
+  };
+  LiveSource.prototype.close = function () {
+    this.closed = true;
+    this.readyState = 2;
+    this.real.close();
+  };
+  if (window.htmx && window.EventSource) {
+    htmx.createEventSource = function (url) {
+      return new LiveSource(url);
+    };
+  }
+
+  // The answer to this page's own move already drew it: the stream's copy (meant for the seat's other tabs) is
+  // not swapped again, which would take the focus off the board.
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var key = event.detail && event.detail.lastEventId;
+    if (key && key === drawnKey()) event.preventDefault();
   });
+
+  // "Your friend left 20 s ago": the seconds go on without a new drawing (presence.span_words's words).
+  function spanWords(seconds) {
+    seconds = Math.max(Math.floor(seconds), 0);
+    if (seconds < 120) return seconds + " s";
+    if (seconds < 3600) return Math.floor(seconds / 60) + " min";
+    var days = Math.round(seconds / 86400);
+    if (seconds >= 86400) return days === 1 ? "a day" : days + " days";
+    var hours = Math.round(seconds / 3600);
+    return hours === 1 ? "an hour" : hours + " hours";
+  }
+  window.setInterval(function () {
+    document.querySelectorAll("[data-left-at]").forEach(function (span) {
+      span.textContent = spanWords(Date.now() / 1000 - Number(span.getAttribute("data-left-at")));
+    });
+  }, 1000);
 })();

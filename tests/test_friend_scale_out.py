@@ -1,7 +1,8 @@
 """Friend games across instances: two copies of the Procfile server sharing one real Redis.
 
 A game started on one instance is played from the other, each friend's moves reach the other's live stream
-whichever instance serves it, and when one instance is killed in the middle of the game, the game goes on.
+whichever instance serves it, each side sees whether the other's page is open, and when one instance is killed
+in the middle of the game, the game goes on.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def move(port, address, cookie, cell) -> int:
 class Stream:
     """A page's live stream, read event by event."""
 
-    def __init__(self, port: int, address: str, cookie: str, version: int):
+    def __init__(self, port: int, address: str, cookie: str, version: int | str):
         self.connection = http.client.HTTPConnection(HOST, port, timeout=10)
         self.connection.request("GET", f"{address}/events?v={version}", headers={"Cookie": cookie})
         self.response = self.connection.getresponse()
@@ -67,8 +68,35 @@ class Stream:
             else:
                 lines.append(line)
 
+    def update_saying(self, words: str) -> str:
+        """The first update that says ``words``: the mover's own pages are sent its moves too."""
+        for _ in range(10):
+            update = self.next_update().replace("&#39;", "'")
+            if words in update:
+                return update
+        raise AssertionError(f"no update says {words!r}")
+
     def close(self):
+        self.response.close()  # the response holds the socket open, whatever the connection says
         self.connection.close()
+
+
+def test_each_side_sees_the_other_s_page_come_and_go_across_instances(instances):
+    first, second = instances
+    _, headers, _ = request(first.port, "POST", "/new", body="mode=friend&board=3x3")
+    address, inviter = headers["Location"], seat_cookie(headers)
+    _, headers, _ = request(second.port, "POST", f"{address}/join")
+    friend = seat_cookie(headers)
+    mine = Stream(first.port, address, inviter, version="2-")  # a page drawn before any presence: sent it now
+    try:
+        assert mine.update_saying("Your friend has not opened the game yet.")
+        theirs = Stream(second.port, address, friend, version="2-")
+        assert theirs.update_saying("Your friend is here.")
+        assert mine.update_saying("Your friend is here.")
+        theirs.close()
+        assert mine.update_saying("Your friend left")
+    finally:
+        mine.close()
 
 
 def test_a_game_started_on_one_instance_is_played_live_from_the_other_and_outlives_it(instances):
@@ -83,7 +111,7 @@ def test_a_game_started_on_one_instance_is_played_live_from_the_other_and_outliv
     stream = Stream(first.port, address, friend, version=2)
     try:
         assert move(second.port, address, inviter, 4) == 303
-        assert "Your friend played the centre" in stream.next_update().replace("&#39;", "'")
+        assert stream.update_saying("Your friend played the centre")
     finally:
         stream.close()
     assert move(first.port, address, friend, 0) == 303
@@ -95,7 +123,7 @@ def test_a_game_started_on_one_instance_is_played_live_from_the_other_and_outliv
         assert move(second.port, address, friend, 8) == 409  # still the inviter's turn, checked as before
         for cell, cookie in ((1, inviter), (8, friend), (7, inviter)):
             assert move(second.port, address, cookie, cell) == 303
-        assert "Your friend played the bottom-right corner" in stream.next_update().replace("&#39;", "'")
+        assert stream.update_saying("Your friend played the bottom-right corner")
     finally:
         stream.close()
     _, _, body = request(second.port, "GET", address, headers={"Cookie": friend})

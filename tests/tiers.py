@@ -23,6 +23,7 @@ SLOW_MODULES = {
         "test_scale_out.py",
         "test_friend_scale_out.py",
         "test_friend_integrity.py",
+        "test_friend_streams.py",
         "test_deploy.py",
         "test_attacks.py",
     )

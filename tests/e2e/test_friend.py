@@ -128,3 +128,24 @@ def test_a_friend_without_javascript_plays_their_seat(open_page, friends_server,
     shoot(friend, "friend-no-js-phone-dark")
     play(friend, 8)
     expect_mark(inviter, 8, "X")
+
+
+def test_each_friend_sees_whether_the_other_is_here_and_a_page_cut_off_says_reconnecting(open_page, friends_server):
+    inviter = open_page(**DESKTOP)
+    link = invite(inviter, friends_server)
+    friend = open_page(**PHONE)
+    friend.goto(link)
+    expect(friend.locator("#presence")).to_have_text("Your friend is here.")
+    expect(inviter.locator("#presence")).to_have_text("Your friend is here.")
+    friend.goto("about:blank")  # the friend's page closes, and its stream with it
+    expect(inviter.locator("#presence")).to_have_text(re.compile(r"^Your friend left \d+ s ago\.$"))
+    reconnecting = inviter.get_by_text("Reconnecting…")
+    expect(reconnecting).to_be_hidden()
+    # The stream cannot be reached (the server or the network is down): the page says so, and comes back by itself.
+    inviter.route("**/events*", lambda route: route.abort())
+    inviter.reload()
+    expect(reconnecting).to_be_visible()
+    inviter.unroute("**/events*")
+    expect(reconnecting).to_be_hidden()
+    friend.goto(link)
+    expect(inviter.locator("#presence")).to_have_text("Your friend is here.")

@@ -27,7 +27,9 @@ def friends_server(tmp_path_factory):
     """The app on a loopback port, its friend games in a SQLite file of its own."""
     database = tmp_path_factory.mktemp("friends") / "friends.sqlite3"
     config = {"TESTING": True, "SECRET_KEY": "e2e-friend-actions", "FRIEND_DATABASE": str(database)}
-    yield from serve(create_app(config | {"FRIEND_CREATIONS_PER_MINUTE": 100}))
+    # Every browser here is one client (127.0.0.1), and this module starts many games nobody joins.
+    roomy = {"FRIEND_CREATIONS_PER_MINUTE": 100, "FRIEND_WAITING_PER_CLIENT": 100, "FRIEND_GAMES_PER_CLIENT": 100}
+    yield from serve(create_app(config | roomy))
 
 
 @pytest.fixture(scope="module")

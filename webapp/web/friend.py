@@ -4,9 +4,9 @@ Each game lives in the friends' store (webapp.web.friend_store) under a code of 
 bound to its browser by a cookie of its own, signed like the session (state.GameSessionInterface's signer under
 a salt of its own) and scoped to the game's path, so that it is sent with that game's requests alone.
 
-A page learns of the friend's moves through a server-sent event stream (/friend/<code>/events): each change
-sends that viewer's fragment, which htmx's SSE extension swaps in; a comment every HEARTBEAT_SECONDS keeps the
-connection within the server's idle deadline. Without JavaScript, a page that waits for someone else reloads
+A page learns of the friend's moves through a server-sent event stream (/friend/<code>/events, served by
+webapp.web.relay): each change sends that viewer's fragment, drawn once for every page of its role, which htmx's
+SSE extension swaps in. Without JavaScript, a page that waits for someone else reloads
 itself every few seconds, and every control is a form that posts.
 """
 
@@ -20,14 +20,13 @@ from typing import cast
 
 from flask import (
     Blueprint,
-    Response,
+    Flask,
     abort,
     current_app,
     make_response,
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
 from itsdangerous import BadSignature
@@ -38,7 +37,7 @@ from webapp.friend_game import SEATS, FriendGame
 from webapp.match import ConflictError, SettingError, StaleBoardError, check_board
 from webapp.serving import costs
 from webapp.serving.headers import vary_on
-from webapp.web import friend_store
+from webapp.web import friend_store, presence, relay
 from webapp.web.forms import FormError, whole_number
 from webapp.web.friend_present import NO_UNDO, WATCHING, FriendView, friend_view
 from webapp.web.friend_store import ClientFull, StoreDown, StoreFull
@@ -51,22 +50,24 @@ bp = Blueprint("friend", __name__, url_prefix="/friend")
 CODE = re.compile(r"[A-Za-z0-9_-]{22}")
 SEAT_COOKIE = "seat"
 SEAT_SALT = "friend-seat"
-# A comment this often keeps a waiting stream within the server's 10 s idle deadline (webapp.serving.worker).
-HEARTBEAT_SECONDS = 5.0
-# A long poll (``?once=1``) is answered within this, nothing having changed: under the same deadline.
-POLL_SECONDS = 8.0
-# A stream ends after this long and the browser opens the next one, so that none is held for ever.
-STREAM_SECONDS = 300.0
-# How soon a browser opens a new stream after one ends or breaks.
-RETRY_MS = 1000
 # Without JavaScript, a page waiting for someone else reloads itself this often.
 REFRESH_SECONDS = 3
 MODE = "friend"
 
-GONE = (
-    "There is no game at this link. A game with a friend ends after a day without a move, "
-    "so this one may have expired; or the link is not complete."
-)
+
+class ExpiryText:
+    """The words for a link that leads to no game, with the expiry as FRIEND_EXPIRY_SECONDS sets it (read when
+    the page is drawn, so that every page says what the setting says)."""
+
+    def __str__(self) -> str:
+        expiry = presence.span_words(current_app.config["FRIEND_EXPIRY_SECONDS"])
+        return (
+            f"There is no game at this link. A game with a friend ends after {expiry} without a move, "
+            "so this one may have expired; or the link is not complete."
+        )
+
+
+GONE = ExpiryText()
 DOWN = (
     "Games with a friend are not available just now: their store does not answer. "
     "Please try again in a few minutes; meanwhile you can play the computer."
@@ -251,11 +252,15 @@ def view_of(code: str, game: FriendGame, version: int, seat: str | None) -> Frie
     return friend_view(code, game, version, seat, link_to(code))
 
 
-def context(view: FriendView, message: str | None = None, is_error: bool = False) -> dict:
-    """What the friend game's templates are drawn from."""
+def context(view: FriendView, message: str | None = None, is_error: bool = False, seen=None) -> dict:
+    """What the friend game's templates are drawn from; ``seen`` is each seat's presence (webapp.web.presence)."""
     refresh = REFRESH_SECONDS if view.refreshes else None
     return {"view": view, "message": message, "is_error": is_error, "refresh": refresh, "no_undo": NO_UNDO} | {
-        "watching": WATCHING
+        "watching": WATCHING,
+        "presence": seen,
+        "drawn": relay.drawing_key(view.version, seen),
+        "now": time.time(),
+        "span_words": presence.span_words,
     }
 
 
@@ -263,8 +268,9 @@ def respond(view: FriendView, *, message: str | None = None, status: int = 200):
     """The page, or for htmx the fragment; a successful form without htmx is answered with a redirect."""
     if request.method == "POST" and not is_htmx() and status < 400:
         return go_to(view.code)
+    seen = presence.of_store(store()).seen(view.code)
     response = page_or_fragment(
-        "friend.html", "partials/friend_update.html", status, **context(view, message, is_error=status >= 400)
+        "friend.html", "partials/friend_update.html", status, **context(view, message, status >= 400, seen)
     )
     vary_on(response, "Cookie")
     return response
@@ -290,7 +296,12 @@ def game_page(code: str):
         except ConflictError:
             game, version = loaded(code)
         else:
+            presence.of_store(store()).beat([(code, "guest")], presence.PAGE_HOLDER)
             return give_seat(respond(view_of(code, game, version, "guest")), code, "guest")
+    if seat is not None:
+        presence.of_store(store()).beat([(code, seat)], presence.PAGE_HOLDER)  # how a page without JavaScript counts
+    if is_htmx() and request.args.get("drawn") == relay.drawing_key(version, presence.of_store(store()).seen(code)):
+        return "", 204  # a page past the streams' bounds, polling: nothing new to draw
     return respond(view_of(code, game, version, seat))
 
 
@@ -362,61 +373,43 @@ def rematch(code: str):
     return act(code, again)
 
 
-def event_for(code: str, saved: friend_store.Saved, claim: tuple[str, int] | None) -> str:
-    """The stream's event for the game as ``saved``: this viewer's fragment, or only its id for the viewer's own
-    change, which the answer to its own request has already drawn."""
-    game = FriendGame.from_line(saved.line)
-    seat = seat_in(game, claim)
-    if seat is not None and game.last_by == seat:
-        return f"id: {saved.version}\n\n"
-    html = render_template("partials/friend_update.html", **context(view_of(code, game, saved.version, seat)))
-    data = "".join(f"data: {line}\n" for line in html.splitlines())
-    return f"id: {saved.version}\nevent: update\n{data}\n"
+def stream_drawing(
+    app: Flask, code: str, saved: friend_store.Saved | None, role: str, seen, key: str, site: str
+) -> str:
+    """One role's fragment of the game as ``saved`` (None: it expired), for the live streams: drawn once, sent to
+    each stream of that role, outside any request (as if at ``site``, for the link's address)."""
+    with app.test_request_context(f"{bp.url_prefix}/{code}", base_url=site):
+        if saved is None:
+            return render_template("partials/friend_gone.html", gone=GONE)
+        seat = None if role == relay.WATCHING else role
+        game = FriendGame.from_line(saved.line)
+        return render_template(
+            "partials/friend_update.html", **context(view_of(code, game, saved.version, seat), seen=seen)
+        )
+
+
+def stream_role(saved: friend_store.Saved, claim: tuple[str, int] | None) -> str:
+    """A stream's role at the game as ``saved``: the seat its cookie claims while the seat is still there."""
+    if claim is None:
+        return relay.WATCHING
+    return seat_in(FriendGame.from_line(saved.line), claim) or relay.WATCHING
 
 
 @bp.get("/<code>/events")
 def events(code: str):
-    """The live stream: this viewer's fragment after every change the other side makes, a comment in between.
+    """The live stream: this viewer's fragment after every change, a comment in between (webapp.web.relay).
 
-    With ``once=1`` it is a long poll instead: it ends after the first change, or after POLL_SECONDS without one.
-    The page uses the stream, which costs a worker a fraction of the long poll's CPU (docs/serving.md); the long
-    poll is for a client behind a proxy that holds a stream's events back.
+    It begins with the page's current drawing unless the page shows it already (``v``, or Last-Event-ID on a
+    reconnection); past the streams' bounds it sends one ``full`` event, and the page reloads its fragment every
+    few seconds instead.
     """
     code = checked_code(code)
-    _, current = loaded(code)
     claim = cookie_seat(code)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    live = relay.for_app(app, lambda *drawing: stream_drawing(app, *drawing), stream_role)
     last_seen = request.headers.get("Last-Event-ID") or request.args.get("v", "")
-    version = int(last_seen) if last_seen.isdigit() and len(last_seen) < 10 else current
-    shelf = store()
     once = request.args.get("once") == "1"
-
-    def stream():
-        seen = version
-        yield f"retry: {RETRY_MS}\n\n"
-        ends = time.monotonic() + (POLL_SECONDS if once else STREAM_SECONDS)
-        try:
-            with shelf.watching(code) as changed:
-                saved = shelf.load(code)
-                while True:
-                    if saved is None:
-                        yield "event: gone\ndata: gone\n\n"
-                        return
-                    if saved.version != seen:
-                        seen = saved.version
-                        yield event_for(code, saved, claim)
-                        if once:
-                            return
-                    left = ends - time.monotonic()
-                    if left <= 0:
-                        return
-                    if not changed.wait(min(HEARTBEAT_SECONDS, left)):
-                        yield ": waiting\n\n"
-                        continue
-                    changed.clear()
-                    saved = shelf.load(code)
-        except StoreDown:
-            return  # the browser opens another stream, and hears of the failure there
-
-    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
-    response.headers["X-Accel-Buffering"] = "no"  # a proxy that buffers would hold every event back
-    return response
+    # gunicorn's own socket for the request, or the development server's: to see whether the page has gone.
+    connection = request.environ.get("gunicorn.socket") or request.environ.get("werkzeug.socket")
+    client = costs.client_key(request.remote_addr)
+    return live.response(code, claim, client, last_seen[:40], once, connection, request.host_url)

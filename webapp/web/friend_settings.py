@@ -11,7 +11,8 @@ from webapp.serving.settings import ConfigError
 def read_friend_settings(environ: Mapping[str, str] = os.environ) -> dict:
     """The friend games' settings found in the environment: their store (REDIS_URL, else the SQLite file
     FRIEND_DATABASE) and limits (FRIEND_EXPIRY_SECONDS, FRIEND_GAMES_MOST, FRIEND_CREATIONS_PER_MINUTE,
-    FRIEND_WAITING_SECONDS, FRIEND_WAITING_PER_CLIENT, FRIEND_GAMES_PER_CLIENT)."""
+    FRIEND_WAITING_SECONDS, FRIEND_WAITING_PER_CLIENT, FRIEND_GAMES_PER_CLIENT, FRIEND_STREAMS_PER_CLIENT,
+    FRIEND_STREAMS_PER_GAME, FRIEND_STREAMS_PER_WORKER)."""
     config: dict[str, object] = {}
     if environ.get("REDIS_URL"):
         config["REDIS_URL"] = environ["REDIS_URL"].strip()
@@ -34,6 +35,11 @@ FRIEND_DEFAULTS = {
     "FRIEND_WAITING_SECONDS": 3_600,
     "FRIEND_WAITING_PER_CLIENT": 10,
     "FRIEND_GAMES_PER_CLIENT": 40,
+    # Live streams one worker holds (webapp.web.relay): a person's tabs and a household's pages fit the first; the
+    # third keeps a worker's streams under 100 MB.
+    "FRIEND_STREAMS_PER_CLIENT": 20,
+    "FRIEND_STREAMS_PER_GAME": 2000,
+    "FRIEND_STREAMS_PER_WORKER": 3000,
 }
 FRIEND_LIMITS = {
     "FRIEND_EXPIRY_SECONDS": 30 * 86_400,
@@ -42,6 +48,10 @@ FRIEND_LIMITS = {
     "FRIEND_WAITING_SECONDS": 86_400,
     "FRIEND_WAITING_PER_CLIENT": 10_000,
     "FRIEND_GAMES_PER_CLIENT": 100_000,
+    # Open live streams in each worker: per client, per game, and all together (webapp.web.relay).
+    "FRIEND_STREAMS_PER_CLIENT": 10_000,
+    "FRIEND_STREAMS_PER_GAME": 100_000,
+    "FRIEND_STREAMS_PER_WORKER": 100_000,
 }
 
 
