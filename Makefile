@@ -4,9 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 
-.PHONY: run check test screenshots fuzz memory soak costs busy heads friends mutate lint format bench stats tournament strength tune load scale scale-up capacity lighthouse chromium haproxy redis zbar book clean
+.PHONY: run check test engine screenshots fuzz memory soak costs busy heads friends mutate lint format bench stats tournament strength tune load scale scale-up capacity lighthouse chromium haproxy redis zbar book clean
 
-run: $(VENV)/.installed
+run: $(VENV)/.installed engine
 	$(BIN)/flask --app webapp run --debug --no-debugger --host 127.0.0.1 --port $(PORT)
 
 # The fast tier: lint, types and every test that needs no server process and no browser (tests/tiers.py), on
@@ -17,7 +17,7 @@ check: $(VENV)/.installed-test lint
 
 # One pytest worker per core; --dist loadfile keeps each module on one worker, so a module's servers
 # (the production tests' gunicorn, the browser's live server) start once per worker, not once per test.
-test: $(VENV)/.installed-test chromium haproxy redis zbar lint
+test: $(VENV)/.installed-test chromium haproxy redis zbar lint engine
 	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # The browser tests again, saving a screenshot of each main state to artifacts/screenshots/ to look at.
@@ -73,6 +73,11 @@ MUTANTS ?=
 mutate: $(VENV)/.installed-mutate
 	$(BIN)/mutmut run --max-children 2 $(foreach m,$(MUTANTS),'$(m)')
 	$(BIN)/python scripts/mutation_score.py
+
+# The big boards' hot modules compiled by mypyc into build/engine/ when their sources changed (the same files run as
+# Python without it, more slowly): docs/engine.md, *Compiled*.
+engine: $(VENV)/.installed
+	$(BIN)/python scripts/build_engine.py
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
@@ -178,4 +183,4 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 clean:
-	rm -rf $(VENV) .lighthouse instance artifacts mutants .pytest_cache .ruff_cache .mypy_cache .hypothesis *.egg-info
+	rm -rf $(VENV) build .lighthouse instance artifacts mutants .pytest_cache .ruff_cache .mypy_cache .hypothesis *.egg-info

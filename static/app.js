@@ -411,6 +411,8 @@
   function showSmallSquares() {
     var choice = document.getElementById(SMALL_SQUARES);
     if (choice) choice.value = smallSquares();
+    var note = document.getElementById("loupe-note"); // what a tap does on 15×15, under the board
+    if (note) note.hidden = smallSquares() === "at-once";
   }
 
   document.addEventListener("DOMContentLoaded", showSmallSquares);
@@ -704,16 +706,30 @@
   var STEPS = { ArrowLeft: "step-back", ArrowUp: "step-back", ArrowRight: "step-forward", ArrowDown: "step-forward", Home: "step-start", End: "step-end" };
   var stepping = false;
 
-  // In the move list, the arrow keys step through the game as the Back and Forward buttons do.
+  // In the move list, the arrow keys step through the game as the Back and Forward buttons do: from the move that
+  // has the focus, which the reader may have moved with Tab away from the move on screen.
   document.addEventListener("keydown", function (event) {
     var list = event.target.closest && event.target.closest(".move-list");
     if (!list || !(event.key in STEPS)) return;
-    var step = document.getElementById(STEPS[event.key]);
+    var step = stepFromFocus(event.target, event.key) || document.getElementById(STEPS[event.key]);
     event.preventDefault();
     if (!step || !step.hasAttribute("href")) return;
     stepping = true;
     step.click();
   });
+
+  // The link one step from the focused move of a review's list (the Start button before move 1), or null
+  // where the focus is on no numbered move.
+  function stepFromFocus(target, key) {
+    var item = target.closest("li[id^='move-']");
+    if (!item || !target.closest(".review-side")) return null;
+    var number = parseInt(item.id.slice("move-".length), 10);
+    if (key === "Home" || key === "End") return null;
+    var next = STEPS[key] === "step-back" ? number - 1 : number + 1;
+    if (next === 0) return document.getElementById("step-start");
+    var link = document.querySelector("#move-" + next + " a");
+    return link || item.querySelector("a");
+  }
 
   // The move list stays while a step redraws the board beside it (and a big board's grades arrive into it in
   // pieces): the move now shown is marked in it here, as the server marks it on a page of its own.
@@ -739,10 +755,18 @@
   // keys go on working.
   document.addEventListener("htmx:afterSettle", function (event) {
     var current = markShown();
+    if (event.target && event.target.id === "review-view") keepStatusInView();
     if (!stepping || !event.target || event.target.id !== "review-view") return;
     stepping = false;
     if (current) current.focus();
   });
+
+  // A step leaves the page where it was (show:none on the steps), but on a phone the reader may have scrolled
+  // the line "You are looking at move…" away to reach Forward: bring it back to the top of the screen.
+  function keepStatusInView() {
+    var status = document.getElementById("review-status");
+    if (status && status.getBoundingClientRect().top < 0) status.scrollIntoView({ block: "start" });
+  }
 
   // A piece of a big board's grades refused (a busy server: 429, with how long to wait) or lost on its way: the
   // grader stays, and asks again after the wait, a few times in a row at most.
@@ -772,6 +796,30 @@
       if (grader.isConnected) htmx.trigger(grader, "retry");
     }, (wait > 0 ? wait : 2) * 1000);
   }
+
+  // A move chosen while a piece of a big board's grades is on its way would wait behind the piece, which then
+  // redraws that move in the list and the wait is dropped with the link it was for: it is chosen again once the
+  // piece is in, from the list as redrawn.
+  var chosenMeanwhile = null;
+  document.addEventListener(
+    "click",
+    function (event) {
+      var link = event.target.closest && event.target.closest(".review-side .move-list a");
+      var grader = document.getElementById("review-grader");
+      var item = link && link.closest("li[id]");
+      if (!item || !grader || !grader.classList.contains("htmx-request")) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      chosenMeanwhile = item.id;
+    },
+    true
+  );
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!chosenMeanwhile) return;
+    var link = document.querySelector("#" + chosenMeanwhile + " a");
+    chosenMeanwhile = null;
+    if (link) link.click();
+  });
 
   // A move chosen in the list: in the review htmx draws it in place; from the game's own list a new page comes,
   // which then puts the focus on that move in its list (without scrolling the board out of view).
@@ -997,4 +1045,36 @@
       span.textContent = spanWords(Date.now() / 1000 - Number(span.getAttribute("data-left-at")));
     });
   }, 1000);
+})();
+
+// --- A mode chosen in the folded Mode panel: the game it starts is brought into view. ----------------
+// On a phone the panel sits under the board, which the answer leaves off screen (a computer game then played
+// out of sight); a question it asks first sits under the game's buttons, above the panel.
+(function () {
+  "use strict";
+
+  var modeChosen = false;
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var select = event.detail && event.detail.elt;
+    if (select && select.id === "mode") modeChosen = true;
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!modeChosen) return;
+    modeChosen = false;
+    var question = document.querySelector("#slot .confirm");
+    var status = document.getElementById("status");
+    var board = document.getElementById("board");
+    if (question) {
+      if (!inView(question)) question.scrollIntoView({ block: "center" });
+    } else if (status && board && !(inView(status) && inView(board))) {
+      status.scrollIntoView({ block: "start" });
+    }
+  });
+
+  function inView(element) {
+    var box = element.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+  }
 })();

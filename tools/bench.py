@@ -17,6 +17,7 @@ import webapp
 from webapp.engine.big import hard
 from webapp.engine.big.board import Gomoku
 from webapp.engine.boards import BY_KEY, Board
+from webapp.engine.exact import parameters as exact_parameters
 from webapp.engine.levels import playable
 from webapp.engine.rules import Position, other, parse
 from webapp.learn.numbers import reachable
@@ -217,7 +218,11 @@ def time_exact_requests(key: str, rng: random.Random, randoms: int = 200, games:
         (seen,) = clocked("outlook", board, lambda b=board: perfect.outlook(b))
         proved += seen[0] != "unclear"
         clocked("hint", board, lambda b=board: analyze(b), lambda b=board: candidates(b, "minimax"))
-        if key == "5x5" and book.value(board) is not None and board.count(EMPTY) > book.N * book.N - book.MARKS:
+        if (
+            key == "5x5"
+            and book.value(board) is not None
+            and board.count(EMPTY) > book.N * book.N - exact_parameters.MARKS
+        ):
             in_book += 1
     return ExactBench(
         board=key,

@@ -48,6 +48,21 @@ def is_game_id(text: str) -> bool:
     return len(text) == GAME_ID_LENGTH and all(c in "0123456789abcdef" for c in text)
 
 
+# Unicode's bidirectional controls (Bidi_Control): in a visitor's text shown back they would reorder the words
+# around them ("knl.com etis live"), so they are shown as escapes instead.
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_BIDI_ESCAPES = {ord(c): f"\\u{ord(c):04x}" for c in BIDI_CONTROLS}
+
+
+def visible(text: str) -> str:
+    r"""``text`` with every bidirectional control shown as its escape, so that it reads in the order it was sent.
+
+    >>> print(visible("live site \u202eknl.com"))
+    live site \u202eknl.com
+    """
+    return text.translate(_BIDI_ESCAPES)
+
+
 def shown(text: str) -> str:
     """A visitor's text as a message quotes it: cut short, and quoted so that blanks show.
 

@@ -332,7 +332,9 @@ def test_the_tree_comes_first_and_how_it_is_counted_is_one_click_away(open_page,
     shoot(page, f"tree-counted-{viewport['width']}-{scheme}")
 
     page.goto(live_server + "/tree?board=15x15")
-    expect(page.get_by_text(re.compile(r"^15×15, five or more in a row: a win for the first player"))).to_be_visible()
+    # One statement of the value: the one proved, not "unclear" above it.
+    expect(page.locator(".tree-best")).to_have_text("With best play: a win for the first player, proved by Allis, 1994")
+    expect(page.get_by_text("The computer here does not know that proof")).to_be_visible()
     expect(page.get_by_text("One move is one side’s turn")).to_be_hidden()
     card = page.get_by_role("list", name="Moves from the position above").get_by_role("listitem").first
     expect(card).to_contain_text("Hard’s choice")

@@ -325,3 +325,20 @@ def test_the_computers_never_play_faster_than_the_page_says(page: Page, live_ser
     gaps = [later - sooner for sooner, later in itertools.pairwise(asked)]
     # A step every half second from the start of the one before: never sooner (a timer may only be late).
     assert len(gaps) >= 4 and min(gaps) >= 490, gaps
+
+
+@pytest.mark.parametrize("width", [320, 360])
+def test_on_a_phone_choosing_a_mode_brings_the_game_into_view(open_page, live_server, width):
+    page = open_page(**{**DEVICES["phone"], "viewport": {"width": width, "height": 640}})
+    page.goto(live_server + "/")
+    choose(page, Mode="cvc")  # the panel unfolded and scrolled to, as a thumb does
+    expect(page.locator("#board")).to_be_in_viewport(ratio=1)
+    expect(page.locator("#status")).to_be_in_viewport()
+    # Mid-game, the question a new mode asks first comes into view, under the game's buttons.
+    choose(page, Mode="hvh")
+    click_cell(page, 4)
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    choose(page, Mode="hvc")
+    question = page.get_by_role("alert")
+    expect(question).to_contain_text("Start a new Human vs Computer game?")
+    expect(question).to_be_in_viewport(ratio=1)

@@ -148,7 +148,10 @@ def test_every_board_fits_a_phone_and_a_wide_screen(open_page, live_server, key,
             assert square["width"] >= (18 if spec.n == 15 else 36 if spec.n == 7 else 48), scheme
             # The rule under the board, on the first screen, in a few words of the text's own colours.
             rule = page.locator(".rule")
-            expect(rule).to_have_text(RULES[spec.k] if spec.n != 15 else "Five or more in a row win.")
+            # As shown: 15×15's word on what a tap does is for touch screens alone.
+            expect(rule).to_have_text(
+                RULES[spec.k] if spec.n != 15 else "Five or more in a row win.", use_inner_text=True
+            )
             assert on_first_screen(page, ".rule"), scheme
             # The win is struck through over its squares, from the first to the last.
             strike = page.locator(".strike line").bounding_box()
@@ -209,6 +212,9 @@ def test_a_tap_12_px_off_a_square_on_15x15_still_plays_it(open_page, live_server
 def test_one_tap_a_move_on_15x15_for_a_player_who_chooses_it_or_zooms_in(open_page, live_server):
     page = open_page(viewport={"width": 320, "height": 640}, has_touch=True, is_mobile=True)
     start(page, live_server, Board="15x15", Mode="hvh")
+    # The board says what a tap does, where the player looks: right under it.
+    note = page.get_by_text("A tap magnifies the squares.")
+    expect(note).to_be_visible()
 
     def tap(name: str) -> None:
         page.evaluate("window.scrollTo(0, 0)")
@@ -237,6 +243,7 @@ def test_one_tap_a_move_on_15x15_for_a_player_who_chooses_it_or_zooms_in(open_pa
     fold(page)
     unfold(page)
     expect(page.get_by_role("combobox", name="A tap on 15×15’s small squares")).to_have_value("at-once")
+    expect(note).to_be_hidden()  # no longer true on this device
     fold(page)
     tap("Row 1, column 1, empty")
     expect(page.locator("#board")).to_have_attribute("data-ply", "2")
@@ -331,6 +338,15 @@ def test_a_long_game_on_15x15_keeps_the_page_short_and_the_board_off_the_edges(o
         assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
+def test_the_small_squares_note_is_for_fingers_on_15x15_alone(open_page, live_server):
+    page = open_page(viewport={"width": 1280, "height": 800})  # a mouse: the board's own squares are its targets
+    start(page, live_server, Board="15x15", Mode="hvh")
+    expect(page.get_by_text("A tap magnifies the squares")).to_be_hidden()
+    phone = open_page(viewport={"width": 320, "height": 640}, has_touch=True, is_mobile=True)
+    start(phone, live_server, Board="7x7", Mode="hvh")
+    expect(phone.locator("#loupe-note")).to_have_count(0)
+
+
 def test_the_board_keeps_off_the_edges_of_the_narrowest_phone(open_page, live_server):
     page = open_page(viewport={"width": 320, "height": 640}, has_touch=True, is_mobile=True)
     start(page, live_server, Board="15x15", Mode="hvh")
@@ -348,6 +364,16 @@ def test_a_link_to_a_board_opens_it_and_asks_first_when_a_game_is_under_way(page
     expect(page.get_by_role("alert")).to_contain_text("Start a new 15×15 game? This one will be abandoned.")
     expect(page.locator("#board .cell")).to_have_count(49)
     page.get_by_role("button", name="Start the new game").click()
+    expect(page.locator("#board .cell")).to_have_count(225)
+    expect(page).to_have_url(live_server + "/")  # answered: a reload does not ask again
+    click_cell(page, 112)
+    page.goto(live_server + "/?board=7x7")
+    expect(page.get_by_role("alert")).to_contain_text("Start a new 7×7 game? This one will be abandoned.")
+    page.get_by_role("link", name="Keep playing").click()
+    expect(page.get_by_role("alert")).to_have_count(0)
+    expect(page).to_have_url(live_server + "/")
+    page.reload()
+    expect(page.get_by_role("alert")).to_have_count(0)
     expect(page.locator("#board .cell")).to_have_count(225)
     page.goto(live_server + "/?board=99x99")
     expect(page.get_by_role("heading", name="This link does not hold a game")).to_be_visible()

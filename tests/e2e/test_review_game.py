@@ -7,6 +7,7 @@ from browsing import DEVICES, choose, settled
 from playwright.sync_api import Page, expect
 
 from webapp.engine.rules import cell_name
+from webapp.learn.grading import GRADES
 from webapp.solver import analyze
 
 PHONE = {"width": 320, "height": 720}
@@ -112,9 +113,12 @@ def test_lose_to_impossible_then_review_step_and_play_from_an_earlier_move(visit
     # One numbering: the list's entry, the review's sentence and the link's at= all name that move k.
     expect(turning.locator(".move-number")).to_have_text(f"{k}.")
     expect(turning).to_have_attribute("href", re.compile(rf"[?&]at={k}(&|$)"))
-    # The board shows the position before it, the square played and the better ones.
-    expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k - 1} of \d: O .+ X to move\.$"))
+    # The move picked is the move explained: the board after it, its square graded and the better ones.
+    expect(turning).to_have_attribute("aria-current", "step")
+    expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k} of \d: X .+ O to move\.$"))
+    expect(page.locator(".review-explain")).to_have_text(re.compile(rf"^Move {k}, X .+, was a mistake: "))
     expect(page.locator("#board .is-played")).to_contain_text("Mistake")
+    expect(page.locator("#board .is-played")).to_have_class(re.compile(r"\bhas-x\b"))
     expect(page.locator("#board .is-better").first).to_contain_text("Better")
     expect(
         page.get_by_role("list", name=re.compile("^Board at move"))
@@ -127,19 +131,21 @@ def test_lose_to_impossible_then_review_step_and_play_from_an_earlier_move(visit
     # and the Content-Security-Policy refuse: start again from a clean page.
     page.reload()
 
-    # Step forward and back.
-    page.get_by_role("link", name="Forward", exact=True).click()
-    expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k} of \d: X "))
+    # Step forward and back: each step explains the move it shows.
     page.get_by_role("link", name="Forward", exact=True).click()
     expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k + 1} of \d: O "))
+    expect(page.locator(".review-explain")).to_have_text(re.compile(rf"^Move {k + 1}, O "))
     page.get_by_role("link", name="Back", exact=True).click()
     expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k} of \d: X "))
+    page.get_by_role("link", name="Back", exact=True).click()
+    expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k - 1} of \d: O "))
+    expect(page.locator(".review-explain")).to_have_text(re.compile(rf"^Move {k - 1}, O "))
     expect(page.get_by_role("list", name="Moves").locator("[aria-current='step']")).to_have_count(1)
     if page.javascript:
         # The arrow keys step too while the list has focus, and the focus stays on the move shown.
         page.get_by_role("list", name="Moves").locator("[aria-current='step']").focus()
         page.keyboard.press("ArrowRight")
-        expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k + 1} of"))
+        expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k} of"))
         expect(page.locator(".move-list [aria-current='step']")).to_be_focused()
         page.keyboard.press("Home")
         expect(where(page)).to_have_text(re.compile(r"^You are looking at the start of the game"))
@@ -190,7 +196,7 @@ def test_a_shared_link_opens_in_a_fresh_browser_without_touching_its_game(visito
     link = page.get_by_label("Link to this review")
     # The server writes a path; with JavaScript the page completes it from its own address.
     origin = re.escape(page.evaluate("location.origin")) if page.javascript else ""
-    expect(link).to_have_value(re.compile(rf"^{origin}/review\?moves={re.escape(LOST)}&at=1$"))
+    expect(link).to_have_value(re.compile(rf"^{origin}/review\?moves={re.escape(LOST)}&at=2$"))
     copy = page.get_by_role("button", name="Copy link")
     if page.javascript:
         page.context.grant_permissions(["clipboard-read", "clipboard-write"])
@@ -204,7 +210,8 @@ def test_a_shared_link_opens_in_a_fresh_browser_without_touching_its_game(visito
     page.get_by_role("link", name="Explore this position in the game tree").click()
     expect(page.get_by_role("heading", name="Game tree", level=1)).to_be_visible()
     page.get_by_role("link", name="Review the moves to here").click()
-    expect(page).to_have_url(re.compile(r"/review\?moves=4\.1\.0\.8\.6$"))
+    expect(page).to_have_url(re.compile(r"/review\?moves=4\.1\.0\.8\.6&at=5$"))
+    expect(page.locator(".review-explain")).to_have_text(re.compile(r"^Move 5, X bottom-left, "))
     # A visitor who came by the link has no game of their own yet: the way to the game says so. Their board is
     # still the empty one they got on arrival.
     expect(page.get_by_role("link", name="Back to your game")).to_have_count(0)
@@ -279,9 +286,9 @@ def test_a_big_boards_review_grades_in_pieces_and_names_the_move_that_let_the_wi
     expect(moves.get_by_role("link", name="9. X row 8, column 12, best")).to_be_visible()  # proved: five in a row
     expect(moves.get_by_role("link", name=re.compile(r" by estimate$")).first).to_be_visible()
     summary.get_by_role("link", name="See move 6").click()
-    expect(where(page)).to_have_text("You are looking at move 5 of 9: X row 8, column 10. O to move.")
+    expect(where(page)).to_have_text("You are looking at move 6 of 9: O bottom-left. X to move.")
     expect(page.locator(".review-explain")).to_contain_text("Move 6, O bottom-left, was a mistake")
-    expect(moves.locator("[aria-current='step']")).to_have_accessible_name(re.compile(r"^5\. X row 8, column 10, "))
+    expect(moves.locator("[aria-current='step']")).to_have_accessible_name(re.compile(r"^6\. O bottom-left, "))
     # The board's rows and columns are numbered, as the words name its squares.
     expect(page.locator(".review-board .ruler-columns span")).to_have_count(15)
     for scheme in ("light", "dark"):
@@ -309,3 +316,118 @@ def test_choosing_a_move_in_the_list_keeps_the_focus_on_it(open_page, live_serve
     page.keyboard.press("Enter")
     expect(where(page)).to_have_text(re.compile(r"^You are looking at move 1 of 4"))
     expect(chosen).to_be_focused()
+
+
+# --- the move picked is the move explained; the keys and the phone's screen follow it ----------------------------
+
+GRADED_3 = "0.8.2.7.5.6"  # best, good, mistake and blunder moves in one short game
+WALKS = [("3x3", None, LOST, 3), ("15x15", "15x15", "112.0.113.14.114.210.115.224.116", 15)]
+
+
+@pytest.mark.parametrize(("name", "key", "line", "n"), WALKS, ids=[walk[0] for walk in WALKS])
+def test_each_move_picked_in_a_review_is_the_move_explained(visitor: Page, name, key, line, n):
+    page = visitor
+    moves = [int(cell) for cell in line.split(".")]
+    page.goto(f"/review?{'board=' + key + '&' if key else ''}moves={line}&at=0")
+    listed = page.get_by_role("list", name="Moves")
+    if key and page.javascript:
+        expect(page.get_by_text(f"All {len(moves)} moves are graded.")).to_be_visible()
+    for at, cell in enumerate(moves, 1):
+        listed.locator(f"#move-{at} a").click()
+        mover = "X" if at % 2 else "O"
+        expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {at} of {len(moves)}: {mover} "))
+        # The words, the graded square and the move picked in the list: all this one move.
+        expect(page.locator(".review-explain")).to_have_text(re.compile(rf"^Move {at}, {mover} "))
+        expect(page.locator("#board .is-played")).to_have_attribute("data-cell", str(cell))
+        expect(listed.locator("[aria-current='step']")).to_have_accessible_name(re.compile(rf"^{at}\. {mover} "))
+        if not page.javascript and key:
+            continue  # without JavaScript a big board's list has no grades: the board and the words give it
+        if at == 1:
+            # The list's grade and the board's say the same, once the list has its grades (a big board's come later).
+            expect(listed.locator("#move-1 .grade")).to_have_count(1)
+        grade = listed.locator(f"#move-{at} .grade").inner_text()
+        expect(page.locator("#board .is-played")).to_have_class(re.compile(rf"\bgrade-{grade}\b"))
+    assert n in (3, 15)
+
+
+def test_arrow_keys_step_from_the_move_that_has_the_focus(open_page, live_server):
+    page = open_page(base_url=live_server, viewport=DESKTOP)
+    page.goto(f"/review?moves={LOST}&at=2")
+    listed = page.get_by_role("list", name="Moves")
+    # The reader tabs along the list to move 5 while move 2 is on screen: the keys step from move 5.
+    listed.get_by_role("link", name=re.compile(r"^2\. ")).focus()
+    for _ in range(3):
+        page.keyboard.press("Tab")
+    expect(listed.get_by_role("link", name=re.compile(r"^5\. "))).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(where(page)).to_have_text(re.compile(r"^You are looking at move 6 of 7"))
+    expect(listed.get_by_role("link", name=re.compile(r"^6\. "))).to_be_focused()
+    listed.get_by_role("link", name=re.compile(r"^3\. ")).focus()
+    page.keyboard.press("ArrowUp")
+    expect(where(page)).to_have_text(re.compile(r"^You are looking at move 2 of 7"))
+    expect(listed.get_by_role("link", name=re.compile(r"^2\. "))).to_be_focused()
+    listed.get_by_role("link", name=re.compile(r"^1\. ")).focus()
+    page.keyboard.press("ArrowLeft")
+    expect(where(page)).to_have_text(re.compile(r"^You are looking at the start of the game"))
+    page.keyboard.press("End")
+    expect(where(page)).to_have_text(re.compile(r"^You are looking at move 7 of 7"))
+
+
+@pytest.mark.parametrize("line", [LOST, "112.0.113.14.114.210.115.224.116"], ids=["3x3", "15x15"])
+def test_on_a_phone_forward_keeps_the_words_about_the_move_in_view(open_page, live_server, line):
+    page = open_page(base_url=live_server, **DEVICES["phone"])
+    key = "" if line == LOST else "board=15x15&"
+    page.goto(f"/review?{key}moves={line}&at=1")
+    for at in (2, 3):
+        # The reader scrolls down to reach Forward, as a thumb does.
+        page.get_by_role("link", name="Forward", exact=True).scroll_into_view_if_needed()
+        page.evaluate("window.scrollBy(0, document.body.scrollHeight)")
+        page.get_by_role("link", name="Forward", exact=True).click()
+        expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {at} of "))
+        expect(where(page)).to_be_in_viewport()
+        expect(page.locator(".review-explain")).to_be_in_viewport()
+
+
+@pytest.mark.parametrize(("key", "line"), [(None, GRADED_3), ("15x15", "112.0.113.14.114.210.115.224.116")])
+def test_every_grade_label_has_enough_contrast_picked_or_not(audit_page, live_server, axe, key, line):
+    page = audit_page(1280)
+    page.goto(f"{live_server}/review?{'board=' + key + '&' if key else ''}moves={line}")
+    listed = page.get_by_role("list", name="Moves")
+    expect(listed.locator(".grade")).to_have_count(len(line.split(".")))
+    # Every grade there is, on this page: a grade no move of this game earned gets a copy of a move to wear it.
+    page.evaluate(
+        """grades => { const list = document.querySelector('.review-side .move-list');
+          for (const grade of grades) {
+            if (list.querySelector('.grade-' + grade)) continue;
+            const item = list.lastElementChild.cloneNode(true);
+            item.removeAttribute('id');
+            const link = item.querySelector('a');
+            link.className = 'move grade-' + grade;
+            link.removeAttribute('aria-current');
+            link.setAttribute('aria-label', link.textContent.replace(/\\s+\\S+$/, ' ' + grade).trim());
+            link.querySelector('.grade').textContent = grade;
+            list.append(item);
+          } }""",
+        list(GRADES),
+    )
+    axe(page, "the grades, one picked")
+    page.evaluate(
+        "document.querySelectorAll('.review-side .move').forEach(m => m.setAttribute('aria-current', 'step'))"
+    )
+    axe(page, "every grade picked")
+
+
+def test_a_move_chosen_while_a_big_boards_grades_arrive_is_shown(open_page, live_server):
+    page = open_page(base_url=live_server, viewport=DESKTOP)
+    held = []
+    page.route("**/review/grades?*", lambda route: held.append(route))
+    page.goto("/review?board=15x15&moves=112.0.113.14.114.210.115.224.116")
+    page.wait_for_function("document.getElementById('review-grader').classList.contains('htmx-request')")
+    # The reader picks move 3 while the grades of the moves, move 3's among them, are on their way.
+    page.get_by_role("list", name="Moves").get_by_role("link", name=re.compile(r"^3\. X ")).click()
+    held[0].continue_()
+    expect(where(page)).to_have_text(re.compile(r"^You are looking at move 3 of 9"))
+    expect(page.locator(".review-explain")).to_have_text(re.compile(r"^Move 3, X "))
+    expect(page.get_by_role("list", name="Moves").locator("[aria-current='step']")).to_have_accessible_name(
+        re.compile(r"^3\. X .+, (best|good|inaccuracy|mistake|blunder)")
+    )

@@ -233,17 +233,17 @@ def test_the_move_list_numbers_every_move_as_the_review_does():
     assert [i.grade for i in move_list(moves)] == ["", "", ""]
 
 
-def test_the_board_marks_the_move_played_next_and_the_better_ones():
+def test_the_board_marks_the_move_that_reached_it_and_the_better_ones():
     moves = parse_moves("4.1")
     game = review(moves)
-    cells = board_cells(positions(moves)[1], last=4, next_move=game.moves[1])
+    cells = board_cells(positions(moves)[2], last=1, graded=game.moves[1])
     assert [c.index for c in cells if c.is_better] == [0, 2, 6, 8]
     assert [(c.index, c.played) for c in cells if c.played] == [(1, "mistake")]
-    assert cells[1].label == "Row 1, column 2, empty, played next, a mistake"
+    assert cells[1].label == "Row 1, column 2, O, the last move, a mistake" and cells[1].is_last
     assert cells[0].label == "Row 1, column 1, empty, a better move"
-    assert cells[4].label == "Row 2, column 2, X, the last move" and cells[4].is_last
+    assert cells[4].label == "Row 2, column 2, X"
     # A best move needs no better one beside it.
-    best = board_cells(positions(moves)[0], last=None, next_move=game.moves[0])
+    best = board_cells(positions(moves)[1], last=4, graded=game.moves[0])
     assert not any(c.is_better for c in best) and best[4].played == "best"
 
 

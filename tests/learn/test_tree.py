@@ -13,7 +13,7 @@ from webapp.engine.boards import BY_KEY, position
 from webapp.engine.levels import GAME, analyze
 from webapp.engine.rules import geometry, parse
 from webapp.engine.search import Counter, alphabeta
-from webapp.learn.numbers import tree_size
+from webapp.learn.numbers import RESULTS, tree_size
 from webapp.learn.tree import (
     Counts,
     InvalidPathError,
@@ -398,11 +398,24 @@ def test_the_tree_page_takes_a_board_by_its_key_or_its_squares(client):
 def test_the_big_board_tree_page_says_what_is_a_preference(client, monkeypatch):
     fake_search(monkeypatch, proved={}, preferred=(24, 25))
     html = client.get("/tree?board=7x7").get_data(as_text=True)
-    assert "7×7, five in a row: a draw with perfect play, proved by Hsu et al." in html
     assert "a preference, not a proof" in html
     assert html.count('<p class="tree-preferred">Hard’s choice</p>') == 2 and "The 47 other moves are unclear" in html
-    assert 'With best play: <span class="tree-value value-unclear">unclear</span>, not proved' in html
     assert "Show what alpha-beta skips" not in html  # nothing to count there
+
+
+@pytest.mark.parametrize("board", CATALOGUE, ids=[board.key for board in CATALOGUE])
+def test_the_tree_states_one_value_for_the_empty_board_of_every_board(client, board):
+    html = client.get(f"/tree?board={board.key}").get_data(as_text=True)
+    best = re.search(r'<p class="tree-best">(.*?)</p>', html, re.S).group(1)
+    # The value proved, whoever proved it, said once; never "unclear" beside a proof.
+    assert "unclear" not in best
+    if not board.is_solved():
+        assert f">{RESULTS[board.known_value]}</span>, proved by {board.source}" in best
+        assert html.count(board.source) == 1
+        # Past the first move the proof says nothing, and the search here proves nothing either.
+        moved = "X" + board.empty[1:]
+        best = re.search(r'<p class="tree-best">(.*?)</p>', client.get(f"/tree?board={moved}").get_data(as_text=True))
+        assert best.group(1).endswith("unclear</span>, not proved from this position")
 
 
 @pytest.mark.parametrize(
@@ -422,7 +435,7 @@ def test_a_bad_tree_request_on_any_board_is_a_400(client, query, words):
 def test_the_4x4_tree_links_to_play_from_here_and_the_review_on_its_board(client):
     html = client.get(f"/tree?board={NEAR_END_4}&moves=0.4.2.6.5.1.7.3&path=8").get_data(as_text=True)
     assert 'href="/play-from?board=4x4&amp;moves=0.4.2.6.5.1.7.3"' in html
-    assert 'href="/review?board=4x4&amp;moves=0.4.2.6.5.1.7.3"' in html
+    assert 'href="/review?board=4x4&amp;moves=0.4.2.6.5.1.7.3&amp;at=8"' in html  # on the move that reached it
     assert 'href="/play-from?board=4x4&amp;moves=0.4.2.6.5.1.7.3.8"' in html  # the opened move's own
     # and the links hold: the position they name is the tree's
     assert client.get("/play-from?board=4x4&moves=0.4.2.6.5.1.7.3").status_code == 200

@@ -1,10 +1,10 @@
 import io
 import re
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import pytest
 from flask import redirect
-from support import HX, full_15x15_draw, page
+from support import HX, full_15x15_draw, page, send
 
 from webapp.match import Table
 from webapp.serving.security import BODY_BYTES, keep_redirects_on_this_site
@@ -226,3 +226,57 @@ def test_the_whole_origin_must_match(client, headers):
 def test_the_scheme_is_the_one_the_proxy_reports(client, proto, origin, status):
     headers = {**HX, "X-Forwarded-Proto": proto, "Origin": origin, "Sec-Fetch-Site": "same-origin"}
     assert client.post("/move", data={"cell": "4", "game": Table().digest}, headers=headers).status_code == status
+
+
+# --- a visitor's text shown back never carries bidirectional controls -------------------------------------------
+
+BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+SPOOF = "\u202eknl.com etis live"  # reads "evil site moc.lnk" once the override reverses it
+# Every place a visitor's text can come back: each link's and form's fields, as a page, to htmx and to the API.
+ECHOED = [
+    ("GET", "/?board={}", None),
+    ("GET", "/?moves={}", None),
+    ("GET", "/?moves=4.0&at={}", None),
+    ("GET", "/review?moves={}", None),
+    ("GET", "/review?board={}&moves=4", None),
+    ("GET", "/review?moves=4.0&at={}", None),
+    ("GET", "/review/grades?board=7x7&moves=0.7&start={}", HX),
+    ("GET", "/play-from?moves={}", None),
+    ("GET", "/play-from?board={}&moves=4", None),
+    ("GET", "/tree?board={}", None),
+    ("GET", "/tree?path={}", None),
+    ("GET", "/tree/children?path={}", HX),
+    ("GET", "/api/analyze?board={}", None),
+    ("GET", "/api/review?moves={}", None),
+    ("GET", "/api/review?board={}&moves=4", None),
+    ("POST", "/new", {"mode": "{}"}),
+    ("POST", "/new", {"side": "{}", "mode": "hvc"}),
+    ("POST", "/new", {"board": "{}"}),
+    ("POST", "/new", {"difficulty": "{}"}),
+    ("POST", "/levels", {"difficulty": "{}"}),
+    ("POST", "/move", {"cell": "{}"}),
+    ("POST", "/play-from", {"moves": "{}"}),
+    ("POST", "/play-from", {"board": "{}", "moves": "4"}),
+]
+
+
+@pytest.mark.parametrize("control", list(BIDI), ids=[f"U+{ord(c):04X}" for c in BIDI])
+@pytest.mark.parametrize(("method", "where", "fields"), ECHOED, ids=[f"{m} {w} {f or ''}" for m, w, f in ECHOED])
+def test_a_visitors_text_comes_back_without_bidi_controls(client, method, where, fields, control):
+    text = SPOOF.replace("\u202e", control)
+    if method == "GET":
+        responses = [client.get(where.format(quote(text)), headers=fields or {})]
+    else:
+        form = {name: value.format(text) for name, value in fields.items()}
+        responses = [send(client, where, headers=HX, **form)]
+        send(client, where, **form)  # without JavaScript: the message waits in the session for the next page
+        responses.append(client.get("/"))
+    for response in responses:
+        shown = str(response.get_json()) if response.is_json else response.get_data(as_text=True)
+        assert not set(BIDI) & set(shown)
+
+
+@pytest.mark.parametrize("route", ["/", "/review"])
+def test_a_spoofed_link_is_quoted_in_the_order_it_was_sent(client, route):
+    html = client.get(f"{route}?moves=4.0&at={quote(SPOOF)}").get_data(as_text=True)
+    assert "The link asks for move “\\u202eknl.com etis live”" in html

@@ -147,6 +147,8 @@ def test_a_bad_tree_request_says_what_is_wrong(client, route, query, message, he
     assert response.status_code == 400
     assert message in html
     assert ("<html" in html) != bool(headers)
+    assert "Bad Request" not in html  # a heading in a player's words, on the page without JavaScript
+    assert bool(headers) or '<h1 id="problem-title">This position cannot be explored</h1>' in html
 
 
 @pytest.mark.parametrize("query", ["", "?board=.........", "?path=", "?path=&fold=1"])
@@ -245,3 +247,12 @@ def test_the_tournament_is_played_once_per_process(client):
     client.get("/tournament")
     assert tournament_results() is first
     assert all(p.games == 100 for p in first[0])
+
+
+def test_each_up_to_symmetry_row_follows_the_count_it_reduces(client):
+    html = html_of(client.get("/numbers"))
+    rows = re.findall(r'<tr( class="is-sub")?><th scope="row">([^<]+)</th>', html)
+    for index, (_, name) in enumerate(rows):
+        if name == "up to symmetry":
+            # Under a total (a row of its own), never under one of its parts ("drawn").
+            assert rows[index - 1][0] == "", rows[index - 1][1]

@@ -4,8 +4,10 @@ import re
 import pytest
 from support import HX, board_of, page, send
 
+from webapp.engine.boards import BY_KEY
 from webapp.engine.rules import parse
 from webapp.learn.review import format_moves, grade_move, parse_moves, positions
+from webapp.learn.squares import spot
 
 LOST = "4.1.0.8.6.3.2"  # O answers the centre on an edge and loses to a fork
 
@@ -33,21 +35,28 @@ def digest(client) -> str:
 # --- the review -------------------------------------------------------------------------------
 
 
-def test_the_review_opens_before_the_mistake_and_shows_the_better_moves(client):
+def test_the_review_opens_on_the_mistake_and_shows_the_better_moves(client):
     response = client.get(f"/review?moves={LOST}")
     assert response.status_code == 200
     html = text(response)
     assert "O held the draw until move 2; the top edge let X win. Any corner held." in html
-    assert board_of(response) == {"board": "....X....", "ply": "1"}
-    assert "You are looking at move 1 of 7: X centre. O to move." in html
+    # The board after the mistake: its square graded, the better squares still empty beside it.
+    assert board_of(response) == {"board": ".O..X....", "ply": "2"}
+    assert "You are looking at move 2 of 7: O top. X to move." in html
     assert html.count('class="cell is-better"') == 4
-    assert 'class="cell is-played grade-mistake"' in html
+    assert 'class="cell has-o is-last is-last-o is-played grade-mistake"' in html
+    assert "Row 1, column 2, O, the last move, a mistake" in html
     assert "Row 1, column 1, empty, a better move" in html
     assert "Move 2, O top, was a mistake: it turns a draw into a loss in 6 moves. Better: any corner." in html
-    # The move list: rounds of two, each move graded, the turning point marked.
-    assert re.search(r'class="move grade-mistake is-turning" href="/review\?moves=4.1.0.8.6.3.2&amp;at=2"', html)
+    assert 'class="review-explain is-turning"' in html
+    # The move list: rounds of two, each move graded, the turning point marked, and picked.
+    assert re.search(
+        r'class="move grade-mistake is-turning" href="/review\?moves=4.1.0.8.6.3.2&amp;at=2"\s+'
+        r'aria-label="2. O top, mistake, the turning point" aria-current="step"',
+        html,
+    )
     assert html.count('class="move grade-best') == 6
-    assert 'aria-current="step"' in html
+    assert html.count('aria-current="step"') == 1
 
 
 @pytest.mark.parametrize(
@@ -271,6 +280,18 @@ def test_play_from_asks_first_and_changes_nothing(client):
     assert "The game you are playing now (3 moves) will be dropped." in html
     assert f'name="game" value="{digest(client)}"' in html
     assert cookie(client) == before
+    # Two different ways on: the game's own players, or the side to move against the computer.
+    assert re.findall(r'name="against" value="(\w+)">([^<]+)</button>', html) == [
+        ("same", "Play from here"),
+        ("computer", "Play X against the computer"),
+    ]
+
+
+def test_play_from_against_the_computer_already_is_one_button(app, client):
+    own_game(app, client, "X", "4.1")
+    html = text(client.get("/play-from?moves=4.1"))  # X to move, and X is the visitor's side
+    assert re.findall(r'name="against" value="(\w+)">([^<]+)</button>', html) == [("computer", "Play from here")]
+    assert '<label for="level">Play X against the computer at</label>' in html
 
 
 def test_play_from_here_keeps_the_mode_and_the_score(app, client):
@@ -282,6 +303,20 @@ def test_play_from_here_keeps_the_mode_and_the_score(app, client):
     assert board_of(client.get("/"))["board"] == ".O..X...."
     assert "Playing on from move 2." in html
     assert re.search(r"<dt>X</dt><dd>1</dd>", html)  # the score is as it was
+
+
+@pytest.mark.parametrize("headers", [HX, {}], ids=["htmx", "no-js"])
+def test_a_win_played_from_a_link_says_it_does_not_count_and_why(client, headers):
+    play(client)
+    client.post("/play-from", data={"moves": "0.3.1", "game": digest(client), "against": "same"})
+    middle = text(send(client, "/move", cell=4, headers=headers))
+    assert "already in the score" not in middle
+    answer = send(client, "/move", cell=2, headers=headers)  # X completes the top row
+    html = text(answer if headers else client.get("/"))
+    assert "X wins" in html
+    assert "this game started from a position of a link, so its result is not counted." in html
+    assert "already in the score" not in html
+    assert re.search(r"<dt>X</dt><dd>0</dd>", text(client.get("/")))  # and it is not
 
 
 def test_play_this_position_against_the_computer(app, client):
@@ -342,13 +377,13 @@ def test_play_from_the_end_of_a_game_is_not_offered(client):
 def test_the_tree_links_to_the_review_and_to_play_from_here(client):
     html = text(client.get("/tree?board=XO..X....&moves=4.1.0"))
     assert 'href="/play-from?moves=4.1.0">Play from here</a>' in html
-    assert 'href="/review?moves=4.1.0">Review the moves to here</a>' in html
+    assert 'href="/review?moves=4.1.0&amp;at=3">Review the moves to here</a>' in html
     # Without the game it came from, the tree finds a line of play of its own.
     html = text(client.get("/tree?board=XO..X...."))
     assert 'href="/play-from?moves=0.1.4"' in html
     # A finished board cannot be played from, but can be reviewed.
     html = text(client.get("/tree?board=XXXOO...."))
-    assert "Play from here" not in html and 'href="/review?moves=0.3.1.4.2"' in html
+    assert "Play from here" not in html and 'href="/review?moves=0.3.1.4.2&amp;at=5"' in html
 
 
 def test_every_move_in_the_tree_offers_play_from_here_along_its_path(client):
@@ -458,7 +493,7 @@ def test_a_big_boards_review_comes_in_pieces_that_the_page_fetches(client):
     assert piece.count('hx-swap-oob="true"><a class="move grade-') == 9
     assert 'id="review-grader"' not in piece and "All 9 moves are graded." in piece
     assert "O&#39;s move 8, row 2, column 4, left a four open for X; row 1, column 5 blocked it." in piece
-    assert f'href="/review?board=7x7&amp;moves={RACE_7}&amp;at=7"' in piece and ">See move 8</a>" in piece
+    assert f'href="/review?board=7x7&amp;moves={RACE_7}&amp;at=8"' in piece and ">See move 8</a>" in piece
     assert 'aria-label="8. O row 2, column 4, mistake, changed the game"' in piece
     assert 'aria-label="9. X row 1, column 5, best"' in piece  # proved: five in a row
     assert piece.count(" by estimate") == 7  # the rest: Hard's estimate, and said to be one
@@ -498,9 +533,9 @@ def test_a_bad_piece_of_a_review_is_a_400_that_says_why(client, query, words):
 
 
 def test_a_big_boards_moves_say_what_is_proved_and_what_is_estimated(client):
-    html = text(client.get(f"/review?board=7x7&moves={RACE_7}&at=7"))
+    html = text(client.get(f"/review?board=7x7&moves={RACE_7}&at=8"))
     assert "Move 8, O row 2, column 4, was a mistake: it leaves X&#39;s four open, and X makes five next." in html
-    html = text(client.get(f"/review?board=7x7&moves={RACE_7}&at=0"))
+    html = text(client.get(f"/review?board=7x7&moves={RACE_7}&at=1"))
     assert re.search(r"Move 1, X top-left, was (good by Hard&#39;s estimate|Hard&#39;s choice too)", html)
     assert "X&#39;s chance of winning is about " in html
 
@@ -570,3 +605,45 @@ def test_a_visitor_who_came_by_a_link_is_offered_a_game_not_a_way_back(client):
     assert "Back to your game" not in text(client.get("/?moves=4.4"))
     play(client, 4)
     assert "Back to your game" in text(client.get("/review?moves=4.1.0"))
+
+
+# --- the move picked is the move explained, on every board ---------------------------------------
+
+WALKS = [
+    (None, LOST),
+    ("4x4", "5.0.10.15.6.9"),
+    ("5x5", "12.0.6.24.18"),
+    ("7x7", RACE_7),
+    ("15x15", "112.0.113.1.114.2"),
+]
+
+
+@pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
+@pytest.mark.parametrize(("key", "line"), WALKS, ids=[key or "3x3" for key, _ in WALKS])
+def test_every_position_of_a_review_explains_its_own_move(client, key, line, headers):
+    moves = parse_moves(line, BY_KEY[key or "3x3"])
+    n = BY_KEY[key or "3x3"].n
+    for at in range(len(moves) + 1):
+        html = text(client.get("/review", query_string={"board": key, "moves": line, "at": at}, headers=headers))
+        explained = re.search(r'<p class="review-explain[^"]*" id="review-explain">([^<]*)</p>', html).group(1)
+        played = re.findall(r'class="cell[^"]* is-played grade-(\w+)" data-cell="(\d+)"', html)
+        if at == 0:
+            assert explained.startswith("The start of the game") and not played
+            continue
+        mover = "X" if at % 2 else "O"
+        # The words, the square graded on the board and the move picked in the list are the same move.
+        assert explained.startswith(f"Move {at}, {mover} {spot(moves[at - 1], n)}, "), (at, explained)
+        assert [int(cell) for _, cell in played] == [moves[at - 1]]
+        if not headers:
+            picked = re.search(r'<li id="move-(\d+)"><a class="move( grade-(\w+))?[^>]*aria-current="step"', html)
+            assert int(picked.group(1)) == at
+            assert picked.group(3) in (None, played[0][0])  # a big board's list gets its grades from the page's script
+
+
+@pytest.mark.parametrize(("key", "n"), [("4x4", 4), ("5x5", 5), ("7x7", 7), ("15x15", 15)])
+def test_every_board_that_names_squares_by_row_and_column_numbers_them(client, key, n):
+    send(client, "/new", mode="hvh", board=key, start=1)
+    for html in (text(client.get("/")), text(client.get(f"/review?board={key}&moves=0"))):
+        columns = re.search(r'<div class="ruler ruler-columns" aria-hidden="true">(.*?)</div>', html).group(1)
+        assert columns == "".join(f"<span>{i}</span>" for i in range(1, n + 1))
+    assert "ruler" not in text(client.get("/review?moves=0"))  # 3×3 names its squares by place alone

@@ -13,7 +13,7 @@ A board has 9, 16, 25, 49 or 225 cells (3×3, 4×4, 5×5, 7×7 or 15×15); this 
 
 from __future__ import annotations
 
-from collections import namedtuple
+from typing import NamedTuple
 
 from webapp.engine.rules import InvalidBoardError, Position, parse
 
@@ -22,7 +22,7 @@ class UnknownBoardSizeError(InvalidBoardError):
     """The text's length is not the size of any board the game offers."""
 
 
-class Board(namedtuple("Board", "key n k known_value source solved")):
+class Board(NamedTuple):
     """One board of the catalogue: n×n cells, k in a row wins.
 
     ``key`` names it in URLs, forms and the cookie ("3x3"); ``known_value`` is the game's value with
@@ -30,7 +30,12 @@ class Board(namedtuple("Board", "key n k known_value source solved")):
     perfectly here (Impossible) or searches under a time limit (Hard).
     """
 
-    __slots__ = ()
+    key: str
+    n: int
+    k: int
+    known_value: str
+    source: str
+    solved: bool
 
     @property
     def cells(self) -> int:

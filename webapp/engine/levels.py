@@ -14,24 +14,22 @@ from __future__ import annotations
 import random
 from functools import cache
 from struct import Struct
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from webapp.engine.boards import DEFAULT, board_for, is_exact_board, position
+from webapp.engine.parameters import OPEN_LINE, THREAT
 from webapp.engine.rules import EMPTY, GameOverError, Geometry, O, Position, X, canonical_board, geometry, other
 from webapp.engine.search import Solver, lookahead_scores
 
 if TYPE_CHECKING:
+    from webapp.engine.answers import View
     from webapp.engine.big.budget import Budget
-    from webapp.engine.big.levels import View
 
 LEVELS = ("random", "one-ply", "minimax")
 
 # Terminal values dwarf static ones, so a win always outranks a heuristic, and they grow
 # with the empty cells left, so a faster win (and a slower loss) is worth more.
 WIN = 100
-# What one-ply sees when the side to move can win at once: worse than any quiet
-# position and better than a finished loss.
-THREAT = 60
 
 
 class UnknownLevelError(ValueError):
@@ -44,7 +42,7 @@ class TicTacToe:
     Its caches are keyed on the board text alone, so one instance serves one board geometry.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         # All three are pure functions of the board, asked for again and again by every search.
         self._keys: dict[str, str] = {}
         self._statics: dict[str, int] = {}
@@ -206,7 +204,7 @@ def static_value(pos: Position) -> int:
             open_lines += 1
         if me not in marks:
             open_lines -= 1
-    return 4 * open_lines + _placement(board, g.n, me) - _placement(board, g.n, them)
+    return OPEN_LINE * open_lines + _placement(board, g.n, me) - _placement(board, g.n, them)
 
 
 def _placement(board: str, n: int, mark: str) -> int:
@@ -224,7 +222,7 @@ SOLVER = Solver(PACKED)
 POSITION_SOLVER = Solver(GAME)
 
 
-def exact(pos: Position) -> tuple[Solver, object]:
+def exact(pos: Position) -> tuple[Solver[Any, int], Any]:
     """The solver for ``pos``'s board, and ``pos`` as a state of that solver's game."""
     if pos.geometry is PACKED.geometry:
         return SOLVER, PACKED.state(pos)
@@ -309,7 +307,7 @@ def choose_move(board: str, level: str, rng: random.Random | None = None) -> int
     return choice(candidates(board, level))
 
 
-def analyze(board: str) -> dict[int, tuple[str, int]]:
+def analyze(board: str) -> dict[int, tuple[str, int | None]]:
     """For each legal cell: the result for the side to move under perfect play after it,
     and the plies until the game ends, that move included.
 

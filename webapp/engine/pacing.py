@@ -69,13 +69,13 @@ def current() -> Pace:
     return _CURRENT.get() or ALONE
 
 
-def install(pace: Pace) -> Token:
+def install(pace: Pace) -> Token[Pace | None]:
     """Run the searches from here on at ``pace``, until ``uninstall`` is given the token (for hooks
     that begin and end a piece of work in two calls, as a web request does)."""
     return _CURRENT.set(pace)
 
 
-def uninstall(token: Token) -> None:
+def uninstall(token: Token[Pace | None]) -> None:
     """Go back to the pace from before the ``install`` that gave ``token``."""
     _CURRENT.reset(token)
 

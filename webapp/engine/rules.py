@@ -14,9 +14,10 @@ Outcome(winner='X', line=(0, 4, 8))
 
 from __future__ import annotations
 
-from collections import namedtuple
+from collections.abc import Callable
 from functools import cache
 from operator import itemgetter
+from typing import Any, NamedTuple
 
 X, O, EMPTY = "X", "O", "."
 
@@ -48,14 +49,19 @@ def other(mark: str) -> str:
 
 # Named tuples, not dataclasses, on the 3×3 path: importing dataclasses (and inspect) was a third of the
 # solver's import.
-class Geometry(namedtuple("Geometry", "n k lines symmetries line_marks lines_through")):
+class Geometry(NamedTuple):
     """The shape of a board: its size, the run length that wins, and what follows from them.
 
     ``line_marks`` holds each line's getter, which reads its marks from a board in one call (the searches'
     hot path); ``lines_through`` holds, for each cell, the lines through it with their getters.
     """
 
-    __slots__ = ()
+    n: int
+    k: int
+    lines: tuple[tuple[int, ...], ...]
+    symmetries: tuple[tuple[int, ...], ...]
+    line_marks: tuple[itemgetter[Any], ...]
+    lines_through: tuple[tuple[tuple[tuple[int, ...], itemgetter[Any]], ...], ...]
 
     @property
     def cells(self) -> int:
@@ -90,10 +96,10 @@ def _lines(n: int, k: int) -> tuple[tuple[int, ...], ...]:
 def _symmetries(n: int) -> tuple[tuple[int, ...], ...]:
     """The 8 rotations and reflections, each as ``new_board[i] = old_board[perm[i]]``."""
 
-    def rotate(perm):  # a quarter turn clockwise
+    def rotate(perm: tuple[int, ...]) -> tuple[int, ...]:  # a quarter turn clockwise
         return tuple(perm[(n - 1 - c) * n + r] for r in range(n) for c in range(n))
 
-    def mirror(perm):  # left to right
+    def mirror(perm: tuple[int, ...]) -> tuple[int, ...]:  # left to right
         return tuple(perm[r * n + (n - 1 - c)] for r in range(n) for c in range(n))
 
     perms = [tuple(range(n * n))]
@@ -103,10 +109,11 @@ def _symmetries(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(perms)
 
 
-class Outcome(namedtuple("Outcome", "winner line", defaults=((),))):
+class Outcome(NamedTuple):
     """How a finished game ended: the winner (None for a draw) and the winning cells."""
 
-    __slots__ = ()
+    winner: str | None
+    line: tuple[int, ...] = ()
 
     def is_draw(self) -> bool:
         return self.winner is None
@@ -123,8 +130,9 @@ class Position:
 
     board: str
     geometry: Geometry
+    _outcome: Outcome | object | None  # _UNKNOWN until worked out
 
-    def __init__(self, board: str, n: int = 3, k: int = 3):
+    def __init__(self, board: str, n: int = 3, k: int = 3) -> None:
         checked = parse(board, n, k)
         object.__setattr__(self, "board", checked.board)
         object.__setattr__(self, "geometry", checked.geometry)
@@ -137,7 +145,7 @@ class Position:
         return cls._unchecked(EMPTY * g.cells, g)
 
     @classmethod
-    def _unchecked(cls, board: str, g: Geometry, outcome=_UNKNOWN) -> Position:
+    def _unchecked(cls, board: str, g: Geometry, outcome: Outcome | object | None = _UNKNOWN) -> Position:
         # The fast path for play() and parse(): the caller has already validated.
         self = object.__new__(cls)
         object.__setattr__(self, "board", board)
@@ -145,15 +153,15 @@ class Position:
         object.__setattr__(self, "_outcome", outcome)
         return self
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Position is immutable; play() returns a new position")
 
-    def __eq__(self, other_position):
+    def __eq__(self, other_position: object) -> bool:
         if not isinstance(other_position, Position):
             return NotImplemented
         return self.board == other_position.board and self.geometry == other_position.geometry
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self.board)
 
     def __str__(self) -> str:
@@ -176,7 +184,7 @@ class Position:
         """The result if the game is over, otherwise None."""
         if self._outcome is _UNKNOWN:
             object.__setattr__(self, "_outcome", self._find_outcome())
-        return self._outcome
+        return self._outcome  # type: ignore[return-value]  # worked out above: an Outcome or None
 
     def _find_outcome(self) -> Outcome | None:
         board = self.board
@@ -242,6 +250,7 @@ class Position:
         # this is the hot path of every search.
         full = (mark,) * g.k
         won = [line for line, marks_of in g.lines_through[cell] if marks_of(board) == full]
+        outcome: Outcome | None
         if won:
             outcome = Outcome(mark, tuple(sorted({c for line in won for c in line})))
         else:
@@ -267,14 +276,14 @@ def canonical_board(board: str, n: int = 3) -> str:
     return _least_image(board, _symmetry_getters(n))
 
 
-def _least_image(board: str, images: tuple[itemgetter, ...], join=str.join) -> str:
+def _least_image(board: str, images: tuple[itemgetter[Any], ...], join: Callable[[str, Any], str] = str.join) -> str:
     # Searches ask for this at nearly every new node: a list and a local join cost half as much
     # as a generator over the global "".join.
     return min([join("", image(board)) for image in images])
 
 
 @cache
-def _symmetry_getters(n: int) -> tuple[itemgetter, ...]:
+def _symmetry_getters(n: int) -> tuple[itemgetter[Any], ...]:
     return tuple(itemgetter(*perm) for perm in _symmetries(n))
 
 

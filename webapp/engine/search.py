@@ -8,9 +8,8 @@ and every value is a negamax value: seen from the side to move.
 from __future__ import annotations
 
 import math
-from collections import namedtuple
 from collections.abc import Hashable, Sequence
-from typing import Protocol, TypeVar
+from typing import Generic, NamedTuple, Protocol, TypeVar
 
 S = TypeVar("S")  # a state of the game
 M = TypeVar("M")  # a move
@@ -42,17 +41,18 @@ class Counter:
 
     __slots__ = ("nodes",)
 
-    def __init__(self, nodes: int = 0):
+    def __init__(self, nodes: int = 0) -> None:
         self.nodes = nodes
 
     def __repr__(self) -> str:
         return f"Counter(nodes={self.nodes})"
 
 
-class Bounds(namedtuple("Bounds", "lower upper", defaults=(-INF, INF))):
+class Bounds(NamedTuple):
     """What a transposition table knows of a state's value: lower <= value <= upper."""
 
-    __slots__ = ()
+    lower: float = -INF
+    upper: float = INF
 
     def is_exact(self) -> bool:
         return self.lower == self.upper
@@ -69,13 +69,13 @@ class Bounds(namedtuple("Bounds", "lower upper", defaults=(-INF, INF))):
 UNKNOWN = Bounds()
 
 
-def leaf_value(game: Game, state) -> int:
+def leaf_value(game: Game[S, M], state: S) -> int:
     """The value of a state when we look no deeper: terminal if finished, else static."""
     value = game.terminal_value(state)
     return game.static_value(state) if value is None else value
 
 
-def minimax(game: Game, state, counter: Counter | None = None) -> int:
+def minimax(game: Game[S, M], state: S, counter: Counter | None = None) -> int:
     """Plain negamax over the whole tree, with no pruning: the reference everything else must match."""
     if counter is not None:
         counter.nodes += 1
@@ -85,7 +85,7 @@ def minimax(game: Game, state, counter: Counter | None = None) -> int:
     return max(-minimax(game, game.play(state, m), counter) for m in game.moves(state))
 
 
-def children(game: Game, state, *, ordered: bool = False) -> list[tuple]:
+def children(game: Game[S, M], state: S, *, ordered: bool = False) -> list[tuple[M, S]]:
     """The (move, next state) pairs, best-looking first if ``ordered`` (Hughes's ``highfirst``)."""
     pairs = [(m, game.play(state, m)) for m in game.moves(state)]
     if ordered:
@@ -95,15 +95,15 @@ def children(game: Game, state, *, ordered: bool = False) -> list[tuple]:
 
 
 def alphabeta(
-    game: Game,
-    state,
+    game: Game[S, M],
+    state: S,
     alpha: float = -INF,
     beta: float = INF,
     *,
     ordered: bool = False,
-    table: dict | None = None,
+    table: dict[Hashable, Bounds] | None = None,
     counter: Counter | None = None,
-    visited: set | None = None,
+    visited: set[tuple[M, ...]] | None = None,
 ) -> float:
     """Negamax with alpha-beta pruning, optionally with move ordering and a transposition table.
 
@@ -114,14 +114,15 @@ def alphabeta(
     # instead of passing them down at every node.
     terminal_value, key_of = game.terminal_value, game.key
 
-    def search(state, alpha: float, beta: float, path: tuple) -> float:
+    def search(state: S, alpha: float, beta: float, path: tuple[M, ...]) -> float:
         if counter is not None:
             counter.nodes += 1
         if visited is not None:
             visited.add(path)
-        value = terminal_value(state)
-        if value is not None:
-            return value
+        terminal = terminal_value(state)
+        if terminal is not None:
+            return terminal
+        known = UNKNOWN
         if table is not None:
             key = key_of(state)
             known = table.get(key, UNKNOWN)
@@ -148,19 +149,21 @@ def alphabeta(
 
 
 def best_move(
-    game: Game,
-    state,
+    game: Game[S, M],
+    state: S,
     *,
     prune: bool = True,
     ordered: bool = False,
-    table: dict | None = None,
+    table: dict[Hashable, Bounds] | None = None,
     counter: Counter | None = None,
-) -> tuple:
+) -> tuple[M | None, float]:
     """(a best move, its value) at the root, by plain minimax or by alpha-beta and its helpers."""
     if counter is not None:
         counter.nodes += 1
-    chosen, alpha = None, -INF
+    chosen: M | None = None
+    alpha = -INF
     for move, child in children(game, state, ordered=ordered):
+        value: float
         if prune:
             # The child only has to tell us whether it beats the best so far.
             value = -alphabeta(game, child, -INF, -alpha, ordered=ordered, table=table, counter=counter)
@@ -171,12 +174,12 @@ def best_move(
     return chosen, alpha
 
 
-def lookahead_scores(game: Game, state) -> dict:
+def lookahead_scores(game: Game[S, M], state: S) -> dict[M, int]:
     """Each move's value for the mover, judged one ply ahead by the static evaluation alone."""
     return {m: -leaf_value(game, game.play(state, m)) for m in game.moves(state)}
 
 
-class Solver:
+class Solver(Generic[S, M]):
     """Perfect play for one game, remembering the exact value of every position it has solved.
 
     Values are keyed on ``game.key``, so each symmetry class is solved once. The state expanded for
@@ -184,17 +187,17 @@ class Solver:
     are the same for every member of a class, walks those instead of playing any child again.
     """
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game[S, M]) -> None:
         self.game = game
-        self.table: dict = {}
+        self.table: dict[Hashable, int] = {}
         # key -> (the state expanded for that class, {move: child}, {move: value for the mover}).
-        self._expanded: dict = {}
-        self._move_values: dict = {}
+        self._expanded: dict[Hashable, tuple[S, dict[M, S], dict[M, int]]] = {}
+        self._move_values: dict[S, dict[M, int]] = {}
         # The tie-break's expected scores, by class: with us to move, and with the random opponent to move.
-        self._chances_us: dict = {}
-        self._chances_them: dict = {}
+        self._chances_us: dict[Hashable, float] = {}
+        self._chances_them: dict[Hashable, float] = {}
 
-    def value(self, state) -> int:
+    def value(self, state: S) -> int:
         """The exact negamax value of ``state`` under perfect play.
 
         Plain negamax over the classes, each solved once, rather than alpha-beta: best_moves needs
@@ -211,7 +214,7 @@ class Solver:
             return known
         return self._expand(state, key)[0]
 
-    def _expand(self, state, key) -> tuple[int, dict, dict]:
+    def _expand(self, state: S, key: Hashable) -> tuple[int, dict[M, S], dict[M, int]]:
         """Solve the class ``key`` from its member ``state``; return (value, children, move values)."""
         play, value = self.game.play, self.value
         children = {m: play(state, m) for m in self.game.moves(state)}
@@ -220,7 +223,7 @@ class Solver:
         self._expanded[key] = (state, children, values)
         return best, children, values
 
-    def _class(self, state, key) -> tuple[int, dict, dict]:
+    def _class(self, state: S, key: Hashable) -> tuple[int, dict[M, S], dict[M, int]]:
         """(value, children, move values) of the state expanded for the class ``key`` of ``state``."""
         expanded = self._expanded.get(key)
         if expanded is None:
@@ -228,7 +231,7 @@ class Solver:
         _, children, values = expanded
         return self.table[key], children, values
 
-    def move_values(self, state) -> dict:
+    def move_values(self, state: S) -> dict[M, int]:
         """The exact value, for the side to move, of each legal move."""
         # Keyed on the state itself, not its symmetry class: the moves of symmetric states differ.
         found = self._move_values.get(state)
@@ -241,7 +244,7 @@ class Solver:
             self._move_values[state] = found
         return found
 
-    def best_moves(self, state) -> list:
+    def best_moves(self, state: S) -> list[M]:
         """The moves that keep the best value and, among those, give a fallible opponent the most
         rope: the highest expected score against an opponent who moves uniformly at random."""
         values = self.move_values(state)
@@ -254,7 +257,7 @@ class Solver:
         best = max(round(c, 9) for c in chances.values())
         return [m for m in optimal if round(chances[m], 9) == best]
 
-    def _chance_to_move(self, state) -> float:
+    def _chance_to_move(self, state: S) -> float:
         """Expected score (win 1, draw 0, loss -1) with us to move, playing best_moves, against random."""
         value = self.game.terminal_value(state)
         if value is not None:
@@ -267,7 +270,7 @@ class Solver:
             self._chances_us[key] = chance
         return chance
 
-    def _chance_after(self, state) -> float:
+    def _chance_after(self, state: S) -> float:
         """Expected score for us once we have moved and the random opponent is to move."""
         value = self.game.terminal_value(state)
         if value is not None:

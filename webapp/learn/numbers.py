@@ -112,7 +112,9 @@ def search_costs(root: Position | None = None, only: tuple[str, ...] = tuple(SEA
             options["table"] = {}  # a fresh table: the variant pays for everything it learns
         counter = Counter()
         start = time.perf_counter()
-        move, value = best_move(GAME, root, counter=counter, **options)
+        found = best_move(GAME, root, counter=counter, **options)
+        move, value = found
+        assert move is not None, "the root is a game under way, so a search finds a move"
         costs.append(SearchCost(name, counter.nodes, time.perf_counter() - start, move, int(value)))
     return costs
 
@@ -359,7 +361,9 @@ def known(board: Board) -> str:
         return f"{value}. This game has worked out every position."
     if board.is_solved():
         return f"{value}, shown by {board.source}. Impossible plays it perfectly here."
-    return (
-        f"{value}, proved by {board.source}. The computer here does not know that proof: Hard searches ahead under "
-        "a time limit instead."
-    )
+    return f"{value}, proved by {board.source}. {unproved_here(board)}"
+
+
+def unproved_here(board: Board) -> str:
+    """What the computer here knows of a board it has not solved: the game tree says it beside the proved value."""
+    return "The computer here does not know that proof: Hard searches ahead under a time limit instead."

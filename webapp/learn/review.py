@@ -34,7 +34,7 @@ from webapp.learn.grading import (
     outlook_words,
 )
 from webapp.learn.squares import capitalised, place, places, spot
-from webapp.match import ECHO  # how much of a visitor's own text is shown back to them
+from webapp.match import ECHO, visible  # how much of a visitor's own text is shown back to them, and how
 from webapp.solver import analyze
 
 # The biggest board solved (5×5): beyond, a review grades from the forced wins proved (big_review.py).
@@ -65,12 +65,12 @@ class MoveAfterEndError(MoveListError):
 
 
 def echo(text: str) -> str:
-    """``text`` cut short enough to show back to the person who sent it.
+    """``text`` cut short enough to show back to the person who sent it, its bidirectional controls as escapes.
 
     >>> echo("1" * 50)
     '1111111111111111111111111111111111111111…'
     """
-    return text if len(text) <= ECHO else text[:ECHO] + "…"
+    return visible(text if len(text) <= ECHO else text[:ECHO] + "…")
 
 
 def format_moves(moves: tuple[int, ...], separator: str = ".") -> str:
@@ -431,25 +431,26 @@ class BoardCell:
     label: str  # what a screen reader says
     is_last: bool = False  # the move that led to this position
     is_winning: bool = False
-    played: str = ""  # the grade of the move played here next, if that is shown
-    is_better: bool = False  # a better move than the one played next
+    played: str = ""  # the grade of the move that led to this position, on its square, if that is shown
+    is_better: bool = False  # a better square for the move that led to this position
 
 
-def board_cells(pos: Position, last: int | None, next_move: GradedMove | None = None) -> tuple[BoardCell, ...]:
-    """The squares of ``pos``; with ``next_move``, where it went and, if it fell short, the better squares."""
+def board_cells(pos: Position, last: int | None, graded: GradedMove | None = None) -> tuple[BoardCell, ...]:
+    """The squares of ``pos``, reached by the move on ``last``; with ``graded`` (that move's grade), its grade on its
+    square and, if it fell short, the better squares, still empty after it."""
     n = pos.geometry.n
-    better_cells = next_move.best_cells if next_move is not None and next_move.grade != "best" else ()
-    estimate = next_move is not None and next_move.is_estimate
+    better_cells = graded.best_cells if graded is not None and graded.grade != "best" else ()
+    estimate = graded is not None and graded.is_estimate
     cells = []
     for index, mark in enumerate(pos.board):
         mark = "" if mark == "." else mark
-        played = next_move.grade if next_move is not None and next_move.cell == index else ""
+        played = graded.grade if graded is not None and graded.cell == index else ""
         better = index in better_cells
         words = [cell_name(index, n), mark or "empty"]
         if index == last:
             words.append("the last move")
         if played:
-            words.append(f"played next, {GRADE_WORDS[played]}{', by estimate' if estimate else ''}")
+            words.append(f"{GRADE_WORDS[played]}{', by estimate' if estimate else ''}")
         if better:
             words.append("Hard's choice" if estimate else "a better move")
         cells.append(BoardCell(index, mark, ", ".join(words), index == last, index in pos.winning_line, played, better))

@@ -425,7 +425,7 @@ def root_value(root: Position, tone) -> Value:
     if outcome is not None:
         return Value(outcome.winner, 0, tone(outcome.winner))
     values = analyze(root.board)
-    proved = [(result, plies) for result, plies in values.values() if result != "unclear"]
+    proved = [(result, plies) for result, plies in values.values() if result != "unclear" and plies is not None]
     wins = [plies for result, plies in proved if result == "win"]
     if wins:
         return _value(side, "win", min(wins), tone)

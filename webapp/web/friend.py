@@ -248,7 +248,7 @@ def link_to(code: str) -> str:
     return site() + url_for("friend.game_page", code=code)
 
 
-def view_of(code: str, game: FriendGame, version: int, seat: str | None) -> FriendView:
+def seat_view(code: str, game: FriendGame, version: int, seat: str | None) -> FriendView:
     return friend_view(code, game, version, seat, link_to(code))
 
 
@@ -297,12 +297,12 @@ def game_page(code: str):
             game, version = loaded(code)
         else:
             presence.of_store(store()).beat([(code, "guest")], presence.PAGE_HOLDER)
-            return give_seat(respond(view_of(code, game, version, "guest")), code, "guest")
+            return give_seat(respond(seat_view(code, game, version, "guest")), code, "guest")
     if seat is not None:
         presence.of_store(store()).beat([(code, seat)], presence.PAGE_HOLDER)  # how a page without JavaScript counts
     if is_htmx() and request.args.get("drawn") == relay.drawing_key(version, presence.of_store(store()).seen(code)):
         return "", 204  # a page past the streams' bounds, polling: nothing new to draw
-    return respond(view_of(code, game, version, seat))
+    return respond(seat_view(code, game, version, seat))
 
 
 def act(code: str, change):
@@ -313,8 +313,8 @@ def act(code: str, change):
     except REFUSALS as error:
         game, version = loaded(code)
         status = 409 if isinstance(error, ConflictError | IllegalMoveError) else 400
-        return respond(view_of(code, game, version, seat_of(code, game)), message=str(error), status=status)
-    return respond(view_of(code, game, version, seat_of(code, game)))
+        return respond(seat_view(code, game, version, seat_of(code, game)), message=str(error), status=status)
+    return respond(seat_view(code, game, version, seat_of(code, game)))
 
 
 @bp.post("/<code>/join")
@@ -322,12 +322,12 @@ def join(code: str):
     code = checked_code(code)
     if cookie_seat(code) is not None:
         game, version = loaded(code)
-        return respond(view_of(code, game, version, seat_of(code, game)))
+        return respond(seat_view(code, game, version, seat_of(code, game)))
     try:
         game, version = changed(code, lambda game: game.joined_by_guest())
     except ConflictError as error:
-        return respond(view_of(code, *loaded(code), None), message=str(error), status=409)
-    return give_seat(respond(view_of(code, game, version, "guest")), code, "guest")
+        return respond(seat_view(code, *loaded(code), None), message=str(error), status=409)
+    return give_seat(respond(seat_view(code, game, version, "guest")), code, "guest")
 
 
 @bp.post("/<code>/move")
@@ -384,7 +384,7 @@ def stream_drawing(
         seat = None if role == relay.WATCHING else role
         game = FriendGame.from_line(saved.line)
         return render_template(
-            "partials/friend_update.html", **context(view_of(code, game, saved.version, seat), seen=seen)
+            "partials/friend_update.html", **context(seat_view(code, game, saved.version, seat), seen=seen)
         )
 
 

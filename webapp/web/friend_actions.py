@@ -26,7 +26,7 @@ from webapp.friend_game import FriendGame, TransferError
 from webapp.match import SettingError, check_board
 from webapp.serving.headers import vary_on
 from webapp.web import friend, randomness, state
-from webapp.web.friend import changed, checked_code, context, cookie_seat, give_seat, loaded, seat_of, view_of
+from webapp.web.friend import changed, checked_code, context, cookie_seat, give_seat, loaded, seat_of, seat_view
 from webapp.web.friend_present import seat_words
 from webapp.web.rendering import page_or_fragment
 from webapp.web.state import GameSessionInterface
@@ -56,7 +56,7 @@ def resign(code: str) -> Response:
         return friend.act(code, lambda game, seat: game.resign(seat))
     code = checked_code(code)
     game, version = loaded(code)
-    view = view_of(code, game, version, seat_of(code, game))
+    view = seat_view(code, game, version, seat_of(code, game))
     # No reloading itself without JavaScript while it asks: the question would go before it is answered.
     drawn = context(view) | {"refresh": None, "asking": "resign"}
     response = page_or_fragment("friend.html", "partials/friend_update.html", 200, **drawn)

@@ -23,6 +23,7 @@ from webapp.match import (
     check_mode,
     check_side,
     level_names,
+    visible,
 )
 from webapp.serving.headers import vary_on
 from webapp.web import friend, friend_store, randomness, state
@@ -97,7 +98,7 @@ def respond_with_game(
     """
     if error is not None:
         status = 409 if isinstance(error, ConflictError | IllegalMoveError) else 400
-        message, is_error = str(error), True
+        message, is_error = visible(str(error)), True  # it may quote the request (match.visible)
     if request.method == "POST" and not is_htmx() and confirm is None:
         state.save(table, notice=message, notice_is_error=is_error)
         response = redirect(url_for("game.index"), 303)
@@ -314,15 +315,21 @@ def levels_message(table: Table, _before: Table) -> str:
 # After the end, Undo tries again from an earlier move: the finished game is already in the score.
 PRACTICE = "This game is already in the score; playing on from here is practice."
 PRACTICE_OVER = "Practice: this game was already in the score, so this result is not counted again."
+# A game from "Play from here" never counted: a position from a link may have been played by anyone (Table.play_from).
+FROM_LINK_OVER = "Practice: this game started from a position of a link, so its result is not counted."
 
 
 def practice_message(table: Table, before: Table) -> str | None:
-    """Say so while a game already in the score goes on after Undo, and when it ends again."""
+    """Say so while a game already in the score goes on after Undo, and when it ends again; and, when a game
+    played from a link's position ends, that it does not count, and why."""
     if not (before.is_counted() and table.is_counted()):
         return None
     if table.position.is_over():
-        return None if before.position.is_over() else PRACTICE_OVER
-    return PRACTICE
+        if before.position.is_over():
+            return None
+        return FROM_LINK_OVER if table.practice else PRACTICE_OVER
+    # The score says so all along a game from a link (present.PRACTICE); only Undo after the end needs telling.
+    return None if table.practice else PRACTICE
 
 
 @bp.post("/undo")

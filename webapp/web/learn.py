@@ -48,6 +48,8 @@ TREE_CONTEXT: dict[str, Any] = {
     "count_empties": COUNT_EMPTIES,
     "names": numbers.NAMES,
     "known": numbers.known,
+    "unproved_here": numbers.unproved_here,
+    "results": numbers.RESULTS,
 }
 
 

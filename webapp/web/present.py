@@ -195,7 +195,9 @@ def _hint(board: str) -> tuple[tuple[int, ...], bool, tuple[int, ...]]:
     """hinted's two answers, then the moves that keep the best result."""
     values = analyze(board)
     picks = candidates(board, "minimax")
-    proved = {cell: value for cell, value in values.items() if value[0] != UNCLEAR}
+    proved = {
+        cell: (result, plies) for cell, (result, plies) in values.items() if result != UNCLEAR and plies is not None
+    }
     if not any(result == "win" for result, _ in proved.values()) and len(proved) < len(values):
         return picks[:1], False, ()
     best = max(map(_rank, proved.values()))
@@ -532,6 +534,7 @@ def hint_text(board: str) -> str:
         return f"Hint: the search prefers {label}; nothing is proved."
     result, plies = analyze(board)[marked[0]]
     if result == "win":
+        assert plies is not None, "a proved win counts its plies"
         if plies == 1:
             return f"Hint: {label} win{s} at once."
         fastest = f"{label} win{s} in {(plies + 1) // 2} of your moves"

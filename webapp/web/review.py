@@ -26,7 +26,7 @@ from webapp.learn.review import (
     review_piece,
 )
 from webapp.learn.squares import spot
-from webapp.match import LEVEL_NAMES, Settings, StaleBoardError, Table, check_difficulty
+from webapp.match import LEVEL_NAMES, Settings, StaleBoardError, Table, check_difficulty, visible
 from webapp.solver import LEVELS
 from webapp.web import budgets, randomness, state
 from webapp.web.rendering import is_htmx, page_or_fragment
@@ -88,7 +88,7 @@ def link_problem(error: ValueError, status: int = 400):
         "link_problem.html",
         "partials/problem.html",
         status,
-        message=str(error),
+        message=visible(str(error)),
         digest=table.digest,
         has_game=bool(table.moves),
     )
@@ -121,7 +121,7 @@ def show_game(graded: bool):
     """The review (``graded``) or the plain move history of a link, read-only, at the move it names.
 
     On 3×3 to 5×5 the whole review is worked out at once. A big board's grades come in pieces that the page
-    fetches (``grades``); this request grades only the move played next from the position shown.
+    fetches (``grades``); this request grades only the move that reached the position shown.
     """
     try:
         board, moves, at = read_link()
@@ -132,11 +132,12 @@ def show_game(graded: bool):
     you = reader(moves, seen[-1])
     game = review(moves, you, board) if graded and board.is_solved() else None
     if at is None:
-        at = game.turning.number - 1 if game and game.turning else len(moves)
+        # The review opens on the move it points to, explained: the board after it, and the better squares.
+        at = game.turning.number if game and game.turning else len(moves)
     pos = seen[at]
-    next_move = None
-    if graded and at < len(moves):
-        next_move = game.moves[at] if game else graded_move(moves, board, at)
+    picked = None  # the move that reached the position shown: the move picked in the list, and the one explained
+    if graded and at > 0:
+        picked = game.moves[at - 1] if game else graded_move(moves, board, at - 1)
     moves_text = format_moves(moves)
     endpoint = "review.review_page" if graded else "game.index"
     key = board_key(board)
@@ -153,13 +154,14 @@ def show_game(graded: bool):
         total=len(moves),
         pos=pos,
         where=status_words(moves, at, pos),
-        cells=board_cells(pos, moves[at - 1] if at else None, next_move),
+        cells=board_cells(pos, moves[at - 1] if at else None, picked),
         previous=moves[at - 2] if at > 1 else None,
         items=move_list(moves, game.moves if game else (), board.n),
         game=game,
         # A big board's review: its grades come in pieces, from this address (see grades).
         grader=url_for("review.grades", board=key, moves=moves_text, start=0) if graded and game is None else None,
-        explanation=explain(next_move, board.n) if next_move else "",
+        picked=picked,
+        explanation=explain(picked, board.n) if picked else "",
         link=share_link(url_for(endpoint, board=key, moves=moves_text or None, at=at if at != len(moves) else None)),
         # A visitor with a game of their own goes back to it; one who came by a link has none yet.
         has_game=bool(table.moves),

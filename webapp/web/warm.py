@@ -36,8 +36,7 @@ def solve_every_position() -> None:
 def load_the_big_boards_engine() -> None:
     """The 7×7 and 15×15 engine, which the solver imports on first use, and each big board's lines: loaded once
     here, shared by the workers (a search process's first 15×15 move spent 0.1 s on the lines, without a pause)."""
-    solver.threats  # noqa: B018 (the name's first use imports its module)
-    solver.View  # noqa: B018
+    solver.load_big_boards_engine()
     for board in BOARDS:
         if not board.is_solved():
             solver.choose_move("." * board.cells, "one-ply", random.Random(0))  # lays out the board's lines

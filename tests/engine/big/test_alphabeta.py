@@ -131,11 +131,15 @@ def test_a_new_iteration_starts_only_within_the_start_fraction_of_the_time():
         readings.append(1)
         return 10.0 if len(readings) <= 2 else 11.5
 
-    s = hard.Move(Gomoku.from_text(QUIET_15, 15, 5), Budget(seconds=2.0, start_fraction=0.5, depth=3, clock=clock))
+    s = hard.MoveSearch(
+        Gomoku.from_text(QUIET_15, 15, 5), Budget(seconds=2.0, start_fraction=0.5, depth=3, clock=clock)
+    )
     scores, depth = s.deepen(s.game.moves(parameters.ROOT_WIDTH))
     assert depth == 1 and scores
     # Under the fraction, the iterations go on.
-    s = hard.Move(Gomoku.from_text(QUIET_15, 15, 5), Budget(seconds=2.0, start_fraction=0.9, depth=3, clock=clock))
+    s = hard.MoveSearch(
+        Gomoku.from_text(QUIET_15, 15, 5), Budget(seconds=2.0, start_fraction=0.9, depth=3, clock=clock)
+    )
     assert s.deepen(s.game.moves(parameters.ROOT_WIDTH))[1] == 3
 
 
@@ -157,7 +161,7 @@ def test_a_new_iteration_starts_only_within_the_start_fraction_of_the_time():
 )
 def test_each_player_has_its_own_count_in_the_opening_and_the_clock_decides_past_it(board, count):
     game = Gomoku.from_text(board, 15, 5)
-    s = hard.Move(game, DEFAULT_BUDGET.for_mover(game.mover))
+    s = hard.MoveSearch(game, DEFAULT_BUDGET.for_mover(game.mover))
     assert s.opening_count() == count
 
 

@@ -16,8 +16,11 @@ def cell(r: int, c: int, n: int = 15) -> int:
     return r * n + c
 
 
-def test_the_api_is_the_solvers():
-    assert (solver.threats, solver.forced_win, solver.move_notes) == (threats, forced_win, move_notes)
+def test_the_solver_answers_as_the_engine():
+    board = stones(15, x=[(7, 7), (7, 8), (7, 9)], o=[(0, 0), (0, 1)])
+    assert solver.threats(board) == threats(board)
+    assert solver.forced_win(board) == forced_win(board)
+    assert solver.move_notes(board, cell(7, 10)) == move_notes(board, cell(7, 10))
 
 
 @pytest.mark.parametrize(

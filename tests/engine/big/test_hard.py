@@ -145,7 +145,7 @@ def test_in_the_issues_position_hard_leaves_o_no_win_by_fours_and_the_hardest_wi
     g.undo()
     # And of the moves that could stop O's threat (the cells of its line, and the moves Hard looks at
     # first), none leaves O a win that is longer, or harder to find within the same share of nodes.
-    s = hard.Move(g, Budget())
+    s = hard.MoveSearch(g, Budget())
     threat = s.forced("O", parameters.THEIR_NODES)
     after = {}
     for cell in {*threat.line, *g.moves(parameters.ROOT_WIDTH), move}:
@@ -175,14 +175,14 @@ def test_of_two_defences_hard_keeps_the_one_the_opponent_cannot_answer_by_taking
         g.play(cell)
         assert find(g, "X") is None, cell
         g.undo()
-    s = hard.Move(g, Budget(nodes=100_000))
+    s = hard.MoveSearch(g, Budget(nodes=100_000))
     pressure = {}
     for ours, theirs in ((158, 173), (173, 158)):
         g.play(ours)
         pressure[ours] = hard._pressure(s, "O", "X", theirs)
         g.undo()
     assert pressure[158] > pressure[173] + parameters.REBUT_MARGIN
-    s = hard.Move(g, Budget(nodes=100_000))
+    s = hard.MoveSearch(g, Budget(nodes=100_000))
     checks = hard.Checks(s, "X")
     assert hard._unrefuted(s, checks, "O", "X", [158, 173]) == [158, 173]  # not settled: nothing is dropped
     for cell in (158, 173):
@@ -422,7 +422,7 @@ def test_the_first_players_move_does_not_change_with_a_slower_clock_short_of_its
     assert 0.41 < slow.seconds < DEFAULT_BUDGET.seconds
     # The second player's budget is of seconds, and its steps keep their fractions of them.
     for mover, limited in (("X", False), ("O", True)):
-        s = hard.Move(game_of(SEVENTH), DEFAULT_BUDGET.for_mover(mover))
+        s = hard.MoveSearch(game_of(SEVENTH), DEFAULT_BUDGET.for_mover(mover))
         assert (s.until(DEFAULT_BUDGET.defence_fraction) is not None) == limited
 
 

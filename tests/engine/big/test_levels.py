@@ -206,4 +206,4 @@ def test_a_search_that_finishes_no_depth_claims_no_figure():
 
 def test_the_view_lists_equal_figures_by_cell():
     result = hard.Result(best=(5,), value=10, depth=1, nodes=1, seconds=0.0, scores={9: 3, 2: 3, 5: 10})
-    assert big.View.of(result).scores == ((5, 10), (2, 3), (9, 3))
+    assert big.seat_view(result).scores == ((5, 10), (2, 3), (9, 3))

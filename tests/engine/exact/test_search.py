@@ -11,7 +11,7 @@ from webapp.engine import pacing
 from webapp.engine.boards import is_exact_board, position
 from webapp.engine.exact import perfect
 from webapp.engine.exact.bitboard import bit_geometry
-from webapp.engine.exact.negamax import CHECK_EVERY, INF, PAIRING_STEPS, WIN, OutOfBudget, unpack
+from webapp.engine.exact.negamax import CHECK_EVERY, INF, PAIRING_STEPS, WIN, AllowanceSpent, unpack
 from webapp.engine.exact.search import Choice, ExactSearch, _interchangeable
 from webapp.engine.levels import WIN as LEVELS_WIN
 from webapp.engine.levels import analyze, candidates, choose_move
@@ -113,7 +113,7 @@ def test_equal_moves_are_narrowed_to_those_that_leave_the_most_losing_replies():
 
 
 def test_a_node_budget_stops_the_search_and_the_analysis_says_unclear(monkeypatch):
-    with pytest.raises(OutOfBudget):
+    with pytest.raises(AllowanceSpent):
         ExactSearch(5, 4, max_nodes=50).solve("." * 25)
     monkeypatch.setattr(perfect, "ANALYSIS_NODES", 25 * 30)
     board = "..X..OO...X.....X...O..X."  # seven marks: past the book, and not solved in 750 nodes
@@ -202,11 +202,11 @@ def test_the_budget_of_all_the_move_values_together():
 
 def test_the_lifetime_budget_bounds_every_call_together():
     search = ExactSearch(5, 4, max_nodes=2_000)
-    with pytest.raises(OutOfBudget):
+    with pytest.raises(AllowanceSpent):
         search.exact_value("..X...X.O...O.......X....")
     # The budget is spent to the node, give or take the steps of one look for a pairing.
     assert 2_000 < search.nodes <= 2_000 + PAIRING_STEPS + 1
-    with pytest.raises(OutOfBudget):
+    with pytest.raises(AllowanceSpent):
         search.solve("." * 24 + "X")  # nothing is left for any question
     assert search.move_values(".X" + "." * 23)[0] is None
 
@@ -512,7 +512,7 @@ def test_the_search_reads_its_pace_and_lets_other_work_run_every_few_hundred_nod
     pace = pacing.Pace(clock=lambda: next(ticks) / 1000, pause=lambda: pauses.append(1), deadline=None)
     with pacing.pacing(pace):
         search = ExactSearch(5, 4, seconds=0.02)  # twenty ticks of the pace's clock
-        with pytest.raises(OutOfBudget):
+        with pytest.raises(AllowanceSpent):
             search.exact_value("O.........X..............")
     # The clock is read once to start and after each pause: the twentieth pause's reading ends the search.
     assert len(pauses) == 20
@@ -523,6 +523,6 @@ def test_the_requests_deadline_stops_a_search_with_a_budget_of_its_own():
     ticks = iter(range(10**6))
     with pacing.pacing(pacing.Pace(clock=lambda: next(ticks) / 1000, deadline=0.005)):
         search = ExactSearch(5, 4, seconds=10.0)
-        with pytest.raises(OutOfBudget):
+        with pytest.raises(AllowanceSpent):
             search.exact_value("O.........X..............")
     assert search.nodes <= (CHECK_EVERY + PAIRING_STEPS) * 5

@@ -1,8 +1,8 @@
 """Hard's alpha-beta from one position: iterative deepening, its table, and short threat searches inside it.
 
-For games of threats such as k in a row on a big board, on a mutable state for speed. The state (a
-``ThreatGame``) answers the questions a threat search asks: where a side completes a line, where it
-makes a four, a double or an open three, and what the other side can answer to a double in the making.
+For k in a row on a big board, on the mutable ``Gomoku`` for speed, which answers the questions a threat search
+asks: where a side completes a line, where it makes a four, a double or an open three, and what the other side can
+answer to a double in the making.
 ``AlphaBeta`` holds one move's transposition table and caches, and counts its nodes on the move's meter, the
 one the threat searches count on too; how long it may deepen is ``hard.py``'s to say.
 
@@ -12,61 +12,21 @@ Every value is a negamax value for the side to move. A win found ``p`` plies fro
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Protocol
+from typing import Literal, overload
 
+from webapp.engine.answers import MATE, MATE_BOUND
+from webapp.engine.big.board import Gomoku
 from webapp.engine.big.budget import Exhausted, Meter, OutOfBudget
 from webapp.engine.big.lines import DOUBLE_W as DOUBLE
 from webapp.engine.big.lines import FOUR_W as FOUR
 from webapp.engine.big.moves import width
-from webapp.engine.big.parameters import FORCED_PLIES, INNER_NODES, LEAF_DEPTH, LEAF_NODES, TABLE_LIMIT
+from webapp.engine.big.parameters import FORCED_PLIES, INNER_NODES, LEAF_DEPTH, LEAF_NODES, MAX_DEPTH, TABLE_LIMIT
 from webapp.engine.big.threats import ThreatSearch
 
-__all__ = ["INF", "MATE", "MATE_BOUND", "AlphaBeta", "ThreatGame"]
+__all__ = ["INF", "MATE", "MATE_BOUND", "AlphaBeta"]
 
-MATE = 10**9
-# Values beyond this are wins or losses, not static judgements.
-MATE_BOUND = MATE - 10_000
 INF = MATE + 1
 EXACT, LOWER, UPPER = 0, 1, 2
-
-
-class ThreatGame(Protocol):
-    """A position that a search changes in place, and the threat questions asked about it."""
-
-    mover: str
-    hash: int
-
-    def play(self, move: int) -> None: ...
-    def push(self, move: int) -> None:
-        """``play`` for a search that never asks for ``moves`` until it is undone (the threat searches, the horizon)."""
-
-    def undo(self) -> None: ...
-    def pass_turn(self) -> None: ...
-    def completions(self, mark: str) -> tuple[list[int], list[int]]:
-        """Where ``mark`` completes a line at once, and where the other side does."""
-
-    def threats(self, mark: str, weight: int) -> list[int]:
-        """``mark``'s moves worth ``weight`` or more (a four, an open three), strongest first."""
-
-    def has(self, mark: str, weight: int) -> bool: ...
-    def double_three(self, mark: str) -> bool:
-        """Whether ``mark`` has a cell where its stone makes two open threes (and no four)."""
-
-    def answers(self, mark: str) -> list[int] | None:
-        """The other side's only replies to ``mark``'s double in the making; None if there is none."""
-
-    def worth(self, cell: int, mark: str) -> int: ...
-    def moves(self, limit: int | None = None) -> list[int]:
-        """The moves worth searching, best-looking first."""
-
-    def legal(self) -> list[int]: ...
-    def full(self) -> bool: ...
-    def dead(self) -> bool:
-        """Whether neither side can ever win: a certain draw."""
-
-    def key(self) -> Hashable: ...
-    def evaluate(self) -> int: ...
 
 
 def _other(mark: str) -> str:
@@ -76,15 +36,16 @@ def _other(mark: str) -> str:
 class AlphaBeta:
     """One move's alpha-beta: its transposition table and caches, its nodes counted on the move's ``meter``."""
 
-    def __init__(self, game: ThreatGame, meter: Meter, depth: int = 64):
+    def __init__(self, game: Gomoku, meter: Meter, depth: int = MAX_DEPTH):
         self.game, self.meter, self.depth = game, meter, depth
-        self.table: dict = {}
+        # Position key -> (depth, flag, value, best move): the transposition table.
+        self.table: dict[int, tuple[int, int, int, int | None]] = {}
         # What ``fours`` found in each position it was asked about: the alpha-beta asks again of the same nodes at
         # each depth, and of the same positions reached by moves in another order.
-        self.short: dict = {}
+        self.short: dict[tuple[int, str, bool], int | tuple[int, ...] | None] = {}
         # The move ordering of each position the alpha-beta has searched: each iteration visits again the nodes of the
         # last.
-        self.orders: dict = {}
+        self.orders: dict[tuple[int, int], list[int]] = {}
 
     # --- alpha-beta ------------------------------------------------------------------------------
 
@@ -169,7 +130,7 @@ class AlphaBeta:
         self.table[key] = (depth, flag, _to_table(best, ply), chosen)
         return best
 
-    def ordered(self, key: Hashable, wide: int) -> list[int]:
+    def ordered(self, key: int, wide: int) -> list[int]:
         """The ``wide`` quiet moves best by the fitted evaluation in the position ``key`` names (the game's), and any
         as good as the last of them; a fresh list, the ordering kept for the position at that width."""
         moves = self.orders.get((key, wide))
@@ -179,7 +140,11 @@ class AlphaBeta:
             moves = self.orders[key, wide] = self.game.moves(wide)
         return list(moves)
 
-    def fours(self, side: str, line: bool = False):
+    @overload
+    def fours(self, side: str, line: Literal[False] = False) -> int | None: ...
+    @overload
+    def fours(self, side: str, line: Literal[True]) -> tuple[int, ...] | None: ...
+    def fours(self, side: str, line: bool = False) -> int | tuple[int, ...] | None:
         """``side``'s short forced win by fours (as if it were to move) within INNER_NODES nodes: its plies, or with
         ``line`` its main line; None if none is found."""
         game = self.game
@@ -193,7 +158,7 @@ class AlphaBeta:
         self.short[key] = found = self._fours(side, line)
         return found
 
-    def _fours(self, side: str, line: bool):
+    def _fours(self, side: str, line: bool) -> int | tuple[int, ...] | None:
         """``fours``, searched."""
         game, meter = self.game, self.meter
         passed = game.mover != side

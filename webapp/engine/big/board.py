@@ -27,6 +27,7 @@ Wins are free-style, as the rules module counts them: k or more in a row.
 from __future__ import annotations
 
 from functools import cache
+from typing import Literal, cast
 
 from webapp.engine.big.evaluation import FITTED
 from webapp.engine.big.lines import (
@@ -45,11 +46,12 @@ from webapp.engine.big.lines import (
     OPEN_THREE,
     SHIFT,
     THREE_W,
-    WEIGHTS,
     Layout,
+    LineInfo,
     O,
     X,
 )
+from webapp.engine.big.parameters import WEIGHTS
 from webapp.engine.boards import board_for
 
 
@@ -64,7 +66,7 @@ def layout(n: int, k: int) -> Layout:
 
 
 PASS = -1  # in a game's history: the side to move let the other move (see Gomoku.pass_turn)
-_NO_CELLS: frozenset = frozenset()
+_NO_CELLS: frozenset[int] = frozenset()
 # A cell's combinations, counted per side in one integer (``Gomoku.combos``): X's four-threes in the lowest 16 bits,
 # then X's three-threes, O's four-threes and O's three-threes.
 FIELD = 16
@@ -107,7 +109,7 @@ def grid(n: int, stones: dict[int, str]) -> str:
     return "".join(stones.get(cell, EMPTY) for cell in range(n * n))
 
 
-def _recount(gone: tuple, come: tuple, counts: list[int], members: set[int]) -> None:
+def _recount(gone: tuple[int, ...], come: tuple[int, ...], counts: list[int], members: set[int]) -> None:
     """One line's ``gone`` cells out of ``counts`` (how many lines give each cell a shape) and its ``come`` cells in,
     ``members`` kept to the cells with any."""
     for cell in gone:
@@ -162,7 +164,7 @@ class Gomoku:
         self.occupied: set[int] = set()
         self.history: list[int] = []
         # For each stone played, what undo puts back: its lines' infos, and the candidates it added.
-        self.log: list[tuple] = []
+        self.log: list[tuple[list[LineInfo], frozenset[int], bool, tuple[int, int, int]]] = []
         self.hash = 0
         self.mover = X
         self.stones = 0
@@ -218,7 +220,7 @@ class Gomoku:
         takes it back. Every push is undone before ``moves`` is asked again (docs/engine.md, *A cheaper search*)."""
         self._place(move, _NO_CELLS, False)
 
-    def _place(self, move: int, added: frozenset, was: bool) -> None:
+    def _place(self, move: int, added: frozenset[int], was: bool) -> None:
         """The stone of the side to move on ``move``, its lines, key and turn updated; logged for ``undo`` with its
         lines' old infos and the total before it, and (from ``play``) the candidates it adds and whether it was one."""
         mark = self.mover
@@ -228,7 +230,7 @@ class Gomoku:
         lay = self.lay
         known, line_info = lay.known, lay.line_info
         total, value_x, value_o = before = self.total, self.value_x, self.value_o
-        old_infos = []
+        old_infos: list[LineInfo] = []
         for line, step in lay.steps[code][move]:
             contents = lines[line] = lines[line] + step
             old = infos[line]
@@ -280,7 +282,7 @@ class Gomoku:
         self.stones -= 1
         self.mover = mark
 
-    def _swap(self, gone: tuple, come: tuple) -> None:
+    def _swap(self, gone: LineInfo, come: LineInfo) -> None:
         """One line's threats out of the cells' sums and its new ones in (``gone`` and ``come`` are line infos),
         the hot set, the four cells and the five cells kept to the cells with any. Called only when the threats
         differ: most stones change a line's weights but not its threats, and skip the call."""
@@ -312,7 +314,8 @@ class Gomoku:
         True
         """
         lines, lay = self.lines, self.lay
-        table, mask, windows = lay.table, lay.mask, lay.windows
+        # Every window around an empty cell was weighed when its line's info was made: no entry read here is None.
+        table, mask, windows = cast("list[int]", lay.table), lay.mask, lay.windows
         found = []
         try:
             # The four windows unrolled, with no call per cell.
@@ -488,7 +491,7 @@ class Gomoku:
         """Each cell's sort key in the move ordering for ``mark``: its priority, summed over its four lines' parts
         (each line's kept with what it makes, so no window is read here), then the cell."""
         infos, places = self.infos, self.lay.places
-        i = 4 if mark == X else 5
+        i: Literal[4, 5] = 4 if mark == X else 5
         keys = []
         for cell in cells:
             (l0, p0), (l1, p1), (l2, p2), (l3, p3) = places[cell]

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from webapp.engine import pacing
+from webapp.engine.answers import OutOfBudget
 from webapp.engine.big import parameters
 
 __all__ = ["DEFAULT_BUDGET", "Budget", "Exhausted", "Meter", "OutOfBudget"]
@@ -37,14 +39,15 @@ class Budget:
     does not start deeper iterations there. The iteration started last still runs until it ends or the time
     limits stop it, so the clock can still cut it.
 
-    ``first_nodes``, if given, is the first player's (X's) budget of nodes: see ``for_mover``. A budget of nodes ends
-    each step by its share of them (``hard.Move.share``); where it has seconds too, they end only the move as a whole.
+    ``first_nodes``, if given, is the first player's (X's) budget of nodes: see ``for_mover``. A budget of nodes
+    ends each step by its share of them (``hard.MoveSearch.share``); where it has seconds too, they end only the
+    move as a whole.
     """
 
     seconds: float | None = None
     nodes: int | None = None
-    depth: int = 64
-    start_fraction: float = 0.3
+    depth: int = parameters.MAX_DEPTH
+    start_fraction: float = parameters.START_FRACTION
     clock: Callable[[], float] | None = None
     own_fraction: float = parameters.OWN_FRACTION
     their_fraction: float = parameters.THEIR_FRACTION
@@ -84,17 +87,12 @@ class Budget:
 # one cut short before its last checks; X's nodes fit inside the seconds on a machine of ordinary speed.
 DEFAULT_BUDGET = Budget(
     seconds=parameters.SECONDS,
-    start_fraction=parameters.START_FRACTION,
     opening_stones=parameters.OPENING_STONES,
     opening_nodes=parameters.OPENING_NODES,
     first_nodes=parameters.FIRST_NODES,
     early_stones=parameters.EARLY_STONES,
     early_nodes=parameters.EARLY_NODES,
 )
-
-
-class OutOfBudget(Exception):
-    """The move's whole budget, of CPU time or of nodes, is spent."""
 
 
 class Exhausted(Exception):
@@ -112,7 +110,7 @@ class Meter:
     is the pace's (``pacing.current()``), whose deadline stops the move too.
     """
 
-    CHECK = parameters.CHECK
+    CHECK: ClassVar[int] = parameters.CHECK
 
     def __init__(
         self, nodes: int | None = None, seconds: float | None = None, clock: Callable[[], float] | None = None
@@ -174,14 +172,14 @@ class Meter:
         """Whether more than ``fraction`` of ``seconds`` (None: no limit) has gone since the start."""
         return seconds is not None and self.elapsed() > seconds * fraction
 
-    def begin(self, nodes: int) -> tuple:
+    def begin(self, nodes: int) -> tuple[float, float | None]:
         """``share(nodes)`` without a ``with`` block, for the hottest callers: what ``end`` needs to put back."""
         saved = self.cap, self.until
         self.cap = min(self.cap, self.nodes + nodes)
         self._next = min(self.limit + 1, self.cap + 1, self._clock_at)
         return saved
 
-    def end(self, saved: tuple) -> None:
+    def end(self, saved: tuple[float, float | None]) -> None:
         """The end of a share ``begin`` started."""
         self.cap, self.until = saved
         self._next = min(self.limit + 1, self.cap + 1, self._clock_at)

@@ -27,12 +27,15 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Protocol
 
-from webapp.engine.big.lines import LINE_PATTERNS, NO_PATTERN, O, X
+from webapp.engine import big
+from webapp.engine.big.lines import LINE_PATTERNS, NO_PATTERN, Layout, O, X
 
 __all__ = ["FEATURES", "FITTED", "SCALE", "Weights", "features", "load", "win_probability"]
 
-PATH = Path(__file__).with_name("weights.json")
+# Beside the package's sources, where this module runs compiled (``build/engine/``) or not.
+PATH = Path(big.__file__).with_name("weights.json")
 # The combinations at one cell, over its four lines.
 CELL_FEATURES = ("four_three", "three_three")
 FEATURES = LINE_PATTERNS + CELL_FEATURES
@@ -69,7 +72,18 @@ def load(path: Path = PATH) -> Weights:
 FITTED = load()
 
 
-def features(game) -> tuple[dict[str, int], dict[str, int]]:
+class Counted(Protocol):
+    """What ``features`` reads of a position (``board.Gomoku``'s, which imports this module)."""
+
+    lay: Layout
+    lines: list[int]
+    board: list[int]
+    mover: str
+
+    def combinations(self) -> dict[str, tuple[int, int]]: ...
+
+
+def features(game: Counted) -> tuple[dict[str, int], dict[str, int]]:
     """The side to move's feature counts in ``game``'s position, and the other side's, counted afresh."""
     lay, lines, mask = game.lay, game.lines, game.lay.mask
     counts = {X: [0] * len(FEATURES), O: [0] * len(FEATURES)}

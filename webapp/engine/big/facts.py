@@ -16,31 +16,28 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from webapp.engine.answers import ForcedWin, MoveFacts, Threat
 from webapp.engine.big.board import Gomoku
 from webapp.engine.big.budget import Exhausted, Meter, OutOfBudget
 from webapp.engine.big.lines import DIRECTIONS, FIVE, FOUR, OPEN_FOUR, OPEN_THREE
-from webapp.engine.big.parameters import DEPTH, FACTS_NODES, FACTS_SECONDS, REVIEW_SEARCH_NODES, REVIEW_TRIED, THREES
-from webapp.engine.big.threats import ForcedWin, ThreatSearch
+from webapp.engine.big.parameters import (
+    DEPTH,
+    FACTS_CACHE,
+    FACTS_NODES,
+    FACTS_SECONDS,
+    REVIEW_SEARCH_NODES,
+    REVIEW_TRIED,
+    THREES,
+)
+from webapp.engine.big.threats import ThreatSearch
 from webapp.engine.boards import board_for, position
 from webapp.engine.rules import EMPTY, O, X, other
 
 __all__ = ["ForcedWin", "MoveFacts", "Threat", "forced_win", "game_facts", "move_notes", "threats"]
 
 KINDS = ("five", "open-four", "four", "open-three")  # strongest first
-
-
-@dataclass(frozen=True, slots=True)
-class Threat:
-    """One side's five, open four, four or open three: its stones, and the empty cells that complete it."""
-
-    side: str  # "X" or "O": whose stones
-    kind: str  # "five", "open-four", "four", "open-three"
-    stones: tuple[int, ...]  # the cells of that side's stones that make it, sorted
-    gaps: tuple[int, ...]  # the empty cells where it is played to win or to extend, and where the other
-    # side must block; sorted, and () for a five
 
 
 def _big(board: str) -> bool:
@@ -122,7 +119,7 @@ def threats(board: str) -> tuple[Threat, ...]:
     return _threats(board)
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=FACTS_CACHE)
 def _threats(board: str) -> tuple[Threat, ...]:
     spec = board_for(board)
     found = {t for side in (X, O) for line in _lines(spec.n) for t in _line_threats(line, board, side, spec.k)}
@@ -136,7 +133,7 @@ def _to_move(board: str) -> str:
     return X if board.count(X) == board.count(O) else O
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=FACTS_CACHE)
 def _read_only_game(board: str) -> Gomoku:
     # Only read, never played on: safe to share between the questions about one board.
     return Gomoku.for_board(board)
@@ -206,23 +203,6 @@ def move_notes(board: str, cell: int) -> tuple[str, ...]:
 # at in order, one at a time (``game_facts`` is a generator), and the caller stops when its time is up and goes on
 # from there in another request. Each search has its own small share of nodes, so that what is found about a move
 # depends on its position alone, whichever request looks at it (``REVIEW_SEARCH_NODES``).
-
-
-@dataclass(frozen=True, slots=True)
-class MoveFacts:
-    """What is proved about one move of a big-board game: the forced wins found before and after it.
-
-    ``had`` is the mover's forced win in the position before the move, ``allows`` the opponent's in the
-    position after it: None when none was found, which is no proof that none exists.
-    """
-
-    wins: bool  # the move completes a line
-    had: ForcedWin | None  # the mover's forced win before the move
-    kept: int | None  # the plies of a forced win of the mover's that this move starts, if it is proved to
-    allows: ForcedWin | None  # the opponent's forced win after the move
-    better: tuple[
-        int, ...
-    ]  # with ``allows``: moves tried instead, after which no forced win of the opponent's was found
 
 
 def game_facts(n: int, k: int, moves: tuple[int, ...], start: int = 0) -> Iterator[MoveFacts]:

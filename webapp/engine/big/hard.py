@@ -14,24 +14,30 @@ Each move goes in this order, each step within its share of the budget:
 6. the move it prefers is checked for the opponent's forced wins before it is played; one that loses
    to them gives way to the next.
 
-A move is one ``Move``: the position, its budget, the one meter every search of the move counts on, and each
+A move is one ``MoveSearch``: the position, its budget, the one meter every search of the move counts on, and each
 step's share of them, with the steps themselves. The threat searches are ``threats.py``'s, the alpha-beta
 ``alphabeta.py``'s; the budget's figures are in ``parameters.py``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from webapp.engine.big.alphabeta import MATE, MATE_BOUND, AlphaBeta, ThreatGame
+from webapp.engine.big.alphabeta import MATE, MATE_BOUND, AlphaBeta
+from webapp.engine.big.board import Gomoku
 from webapp.engine.big.budget import DEFAULT_BUDGET, Budget, Exhausted, Meter, OutOfBudget
 from webapp.engine.big.lines import THREE_W as THREE
 from webapp.engine.big.moves import generate
 from webapp.engine.big.parameters import (
+    NARROW_DIVISOR,
     OWN_NODES,
     PRESS_CANDIDATES,
+    PRESS_FRACTION,
     PRESS_MARGIN,
     PRESS_NODES,
+    REBUT_FRACTION_OF_NODES,
     REBUT_MARGIN,
     REBUT_MOVES,
     REBUT_NODES,
@@ -42,10 +48,10 @@ from webapp.engine.big.parameters import (
     THEIR_NODES,
     THREES,
 )
-from webapp.engine.big.threats import DEPTH, ForcedWin, Outlook, ThreatSearch
+from webapp.engine.big.threats import DEPTH, ForcedWin, ThreatOutlook, ThreatSearch
 from webapp.engine.rules import other
 
-__all__ = ["Move", "Result", "search"]
+__all__ = ["MoveSearch", "Result", "search"]
 
 
 @dataclass
@@ -76,14 +82,14 @@ class Result:
         return self.forced is not None
 
 
-class Move:
+class MoveSearch:
     """One move's search: the position, its budget, the one meter all its searches count on, and each step's share.
 
     Each step has its share of the move's nodes (``share``) and, with a budget of seconds, of its time
     (``until``), so that none starves the others; the alpha-beta deepens within its own (``deepen``).
     """
 
-    def __init__(self, game: ThreatGame, budget: Budget):
+    def __init__(self, game: Gomoku, budget: Budget):
         self.game, self.budget = game, budget
         self.meter = Meter(budget.nodes, budget.seconds, budget.clock)
         self.alphabeta = AlphaBeta(game, self.meter, budget.depth)
@@ -128,7 +134,7 @@ class Move:
         ``nodes`` nodes (and by the clock reading ``until``); None if none was found in that share."""
         return self.outlook(side, nodes, until, threes).win
 
-    def outlook(self, side: str, nodes: int, until: float | None = None, threes: int = THREES) -> Outlook:
+    def outlook(self, side: str, nodes: int, until: float | None = None, threes: int = THREES) -> ThreatOutlook:
         """As ``forced``, and whether the broad search finished within its share (so that None means none exists
         within its bounds) or ran out of it. A narrow search (long chains of dependent threats) goes first, with
         a third of the share."""
@@ -139,28 +145,49 @@ class Move:
         start = meter.nodes
         try:
             try:
-                with meter.share(max(nodes // 3, 1), until):
+                with meter.share(max(nodes // NARROW_DIVISOR, 1), until):
                     win = ThreatSearch(game, side, meter, narrow=True).vct(threes, DEPTH)
                 if win is not None:
-                    return Outlook(win, True)
+                    return ThreatOutlook(win, True)
             except Exhausted:
                 pass
             with meter.share(max(nodes - (meter.nodes - start), 1), until):
-                return Outlook(ThreatSearch(game, side, meter).vct(threes, DEPTH), True)
+                return ThreatOutlook(ThreatSearch(game, side, meter).vct(threes, DEPTH), True)
         except Exhausted:
-            return Outlook(None, False)
+            return ThreatOutlook(None, False)
         finally:
             if passed:
                 game.undo()
 
 
-def search(game: ThreatGame, budget: Budget = DEFAULT_BUDGET) -> Result:
+class Finish(Protocol):
+    """How a search ends: its result, from the moves it prefers and why."""
+
+    def __call__(
+        self,
+        best: Iterable[int],
+        value: int,
+        depth: int,
+        reason: str,
+        scores: dict[int, int] | None = None,
+        forced: ForcedWin | None = None,
+    ) -> Result: ...
+
+
+def search(game: Gomoku, budget: Budget = DEFAULT_BUDGET) -> Result:
     """The moves the Hard level prefers in ``game``'s position, within ``budget``."""
-    s = Move(game, budget.for_mover(game.mover))
+    s = MoveSearch(game, budget.for_mover(game.mover))
     me = game.mover
     them = other(me)
 
-    def done(best, value, depth, reason, scores=None, forced=None) -> Result:
+    def done(
+        best: Iterable[int],
+        value: int,
+        depth: int,
+        reason: str,
+        scores: dict[int, int] | None = None,
+        forced: ForcedWin | None = None,
+    ) -> Result:
         return Result(tuple(sorted(best)), value, depth, s.meter.nodes, s.meter.elapsed(), scores or {}, reason, forced)
 
     mine, theirs = game.completions(me)
@@ -178,7 +205,7 @@ def search(game: ThreatGame, budget: Budget = DEFAULT_BUDGET) -> Result:
         return done(game.moves(1), 0, 0, "unfinished")
 
 
-def _choose(s: Move, me: str, them: str, done) -> Result:
+def _choose(s: MoveSearch, me: str, them: str, done: Finish) -> Result:
     game, budget = s.game, s.budget
     win = s.forced(me, s.share(OWN_NODES, budget.own_fraction), s.until(budget.own_fraction))
     if win is not None:
@@ -198,7 +225,9 @@ def _choose(s: Move, me: str, them: str, done) -> Result:
             # No move stops it: the one after which its win is longest, and hardest to find.
             order = list(after)
             worst = max(order, key=lambda m: (after[m].hardness, -order.index(m)))
-            plies = after[worst].win.plies
+            longest = after[worst].win
+            assert longest is not None, "no move held: the opponent wins after each one checked"
+            plies = longest.plies
             return done((worst,), -(MATE - 1 - plies), plies + 1, "delay")
         moves = held or moves
         if len(moves) == 1:
@@ -219,7 +248,7 @@ def _choose(s: Move, me: str, them: str, done) -> Result:
     return done(best, scores[first], depth, "search", scores)
 
 
-def _pressing(s: Move, me: str, safe: list[int], scores: dict, checks: Checks) -> int:
+def _pressing(s: MoveSearch, me: str, safe: list[int], scores: dict[int, int], checks: Checks) -> int:
     """Of the moves about as good as the first of ``safe`` (and as safe), the best-ranked one after which we would
     have a forced win if we could move again: a threat the opponent must answer, so that we keep the initiative.
     The first of ``safe`` if none is, or if there is no time left to look."""
@@ -235,7 +264,7 @@ def _pressing(s: Move, me: str, safe: list[int], scores: dict, checks: Checks) -
             break
         game.play(move)
         try:
-            threat = s.outlook(me, s.share(PRESS_NODES, 0.02)).win
+            threat = s.outlook(me, s.share(PRESS_NODES, PRESS_FRACTION)).win
         except OutOfBudget:
             break
         finally:
@@ -249,23 +278,23 @@ class Checks:
     """The opponent's threat searches after each of our candidate moves, each kept between rounds so that a
     search given more nodes goes on where it stopped (its table holds what it found)."""
 
-    def __init__(self, s: Move, them: str):
+    def __init__(self, s: MoveSearch, them: str):
         self.s, self.them = s, them
         self.searches: dict[int, tuple[ThreatSearch, ThreatSearch]] = {}
         self.spent: dict[int, int] = {}
-        self.after: dict[int, Outlook] = {}
+        self.after: dict[int, ThreatOutlook] = {}
 
     def settled(self, move: int) -> bool:
         """Whether the search after ``move`` found a win, or finished without one."""
         outlook = self.after.get(move)
         return outlook is not None and (outlook.win is not None or outlook.finished)
 
-    def seen(self, move: int) -> tuple:
+    def seen(self, move: int) -> tuple[int, int, bool]:
         """What the checks found after ``move``: its outlook's hardness; a move not checked counts as one whose
         check ran out of its share."""
-        return self.after[move].hardness if move in self.after else (1, 0, 0)
+        return self.after[move].hardness if move in self.after else (1, 0, False)
 
-    def check(self, move: int, nodes: int, until: float | None = None) -> Outlook:
+    def check(self, move: int, nodes: int, until: float | None = None) -> ThreatOutlook:
         """The opponent's outlook after ``move``, its searches run on until they have used ``nodes`` in all: a
         narrow one (long chains of dependent threats) with a third of them, the broad one with the rest."""
         s, game = self.s, self.s.game
@@ -284,18 +313,18 @@ class Checks:
             narrow, broad = searches
             win = None
             try:
-                with s.meter.share(max(more // 3, 1), until):
+                with s.meter.share(max(more // NARROW_DIVISOR, 1), until):
                     win = narrow.vct(THREES, DEPTH)
             except Exhausted:
                 pass
             if win is not None:
-                outlook = Outlook(win, True)
+                outlook = ThreatOutlook(win, True)
             else:
                 try:
                     with s.meter.share(max(more - (s.meter.nodes - start), 1), until):
-                        outlook = Outlook(broad.vct(THREES, DEPTH), True)
+                        outlook = ThreatOutlook(broad.vct(THREES, DEPTH), True)
                 except Exhausted:
-                    outlook = Outlook(None, False)
+                    outlook = ThreatOutlook(None, False)
         finally:
             self.spent[move] = self.spent.get(move, 0) + s.meter.nodes - start
             game.undo()
@@ -303,12 +332,12 @@ class Checks:
         return outlook
 
 
-def _rounds(s: Move) -> list[int]:
+def _rounds(s: MoveSearch) -> list[int]:
     """The nodes a check may have used after each round: a quick look at every candidate first."""
     return [s.share(nodes, fraction) for nodes, fraction in ROUNDS]
 
 
-def _defences(s: Move, checks: Checks, threat: ForcedWin, me: str, moves: list[int]) -> list[int]:
+def _defences(s: MoveSearch, checks: Checks, threat: ForcedWin, me: str, moves: list[int]) -> list[int]:
     """The moves after which the opponent's threat finds no forced win, among those that could stop it: the
     cells of its main line, and our own fours and threes (which it must answer first), the others after. All
     are looked at with a few nodes first, then more, until some are shown to leave no forced win within the
@@ -336,7 +365,7 @@ def _defences(s: Move, checks: Checks, threat: ForcedWin, me: str, moves: list[i
     return finished or held
 
 
-def _unrefuted(s: Move, checks: Checks, me: str, them: str, held: list[int]) -> list[int]:
+def _unrefuted(s: MoveSearch, checks: Checks, me: str, them: str, held: list[int]) -> list[int]:
     """``held`` (the moves that stop the opponent's forced win) without those that leave it the stronger reply.
 
     After each of the first REBUT_MOVES, the opponent is given each of the others: its *pressure* is the share of
@@ -365,7 +394,7 @@ def _unrefuted(s: Move, checks: Checks, me: str, them: str, held: list[int]) -> 
     return [m for m in held if pressure.get(m, lowest) <= lowest + REBUT_MARGIN]
 
 
-def _pressure(s: Move, me: str, them: str, reply: int, until: float | None = None) -> float:
+def _pressure(s: MoveSearch, me: str, them: str, reply: int, until: float | None = None) -> float:
     """After the opponent's ``reply``: the share of our replies tried after which it has a forced win found within
     REBUT_NODES nodes (0 if it has none found to start with). ``Exhausted`` once the clock reads past ``until``
     (checked before each search: the searches themselves end quietly when their share runs out)."""
@@ -376,7 +405,7 @@ def _pressure(s: Move, me: str, them: str, reply: int, until: float | None = Non
             raise Exhausted
         return s.forced(them, nodes)
 
-    nodes = s.share(REBUT_NODES, 0.01)
+    nodes = s.share(REBUT_NODES, REBUT_FRACTION_OF_NODES)
     game.play(reply)
     try:
         threat = forced()
@@ -398,7 +427,7 @@ def _pressure(s: Move, me: str, them: str, reply: int, until: float | None = Non
         game.undo()
 
 
-def _safe(s: Move, checks: Checks, ranked: list[int], scores: dict | None = None) -> list[int]:
+def _safe(s: MoveSearch, checks: Checks, ranked: list[int], scores: dict[int, int] | None = None) -> list[int]:
     """``ranked`` ordered for safety: first the best-ranked move after which the opponent's threat search
     finished and found no forced win, then those whose search ran out of its share, then those it wins
     after, the longest win first. The best-ranked moves are checked one by one (each given more nodes, round
@@ -420,7 +449,7 @@ def _safe(s: Move, checks: Checks, ranked: list[int], scores: dict | None = None
     order = {move: i for i, move in enumerate(ranked)}
     scores = scores or {}
 
-    def key(move: int) -> tuple:
+    def key(move: int) -> tuple[bool, tuple[int, int, bool], int]:
         # A loss the alpha-beta found goes last all the same.
         return (scores.get(move, 0) >= -MATE_BOUND, checks.seen(move), -order[move])
 

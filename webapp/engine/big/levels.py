@@ -14,52 +14,60 @@ side, or a board where nobody can ever complete a line) and "unclear" everywhere
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 from webapp.engine import pacing
+from webapp.engine.answers import Estimate, View
 from webapp.engine.big import hard
+from webapp.engine.big.alphabeta import AlphaBeta
 from webapp.engine.big.board import Gomoku
-from webapp.engine.big.budget import DEFAULT_BUDGET, Budget, Exhausted, Meter, OutOfBudget
+from webapp.engine.big.budget import Budget, Exhausted, Meter, OutOfBudget
+from webapp.engine.big.evaluation import win_probability
 from webapp.engine.big.lines import FOUR_W, THREE_W
-from webapp.engine.big.parameters import ANALYSIS_FRACTION, CHECK_NODES, THREES
-from webapp.engine.big.threats import DEPTH, ForcedWin, ThreatSearch
+from webapp.engine.big.moves import generate
+from webapp.engine.big.parameters import (
+    ANALYSIS_CACHE,
+    ANALYSIS_FRACTION,
+    CHECK_NODES,
+    ESTIMATE_DEPTH,
+    ESTIMATE_NODES,
+    MEDIUM_THREAT,
+    ROOT_WIDTH,
+    SECONDS,
+    THREES,
+    VIEW_CACHE,
+)
+from webapp.engine.big.threats import DEPTH, ThreatSearch
 from webapp.engine.rules import other
-
-# What Medium sees when the opponent could win at once after its move: worse than any quiet position.
-THREAT = 10**8
 
 UNCLEAR = ("unclear", None)
 
 
-@dataclass(frozen=True, slots=True)
-class View:
-    """What the Hard search made of a position: the moves it prefers, how far and how wide it looked,
-    and its figure for each move it weighed. Every figure is a judgement, not a proof."""
+def estimate(board: str) -> Estimate:
+    """Hard's judgement of a valid, unfinished ``board`` within a small budget (``ESTIMATE_DEPTH`` plies, at most
+    ``ESTIMATE_NODES``): the same for the same board, whatever asked for it. The chance is the fitted evaluation's
+    own logistic. OutOfBudget if the request's time ran out meanwhile.
 
-    best: tuple[int, ...]
-    depth: int  # plies of the last look-ahead it finished (for "fours", of the forced win); 0 if none
-    nodes: int  # positions it visited, threat search included
-    reason: str  # as hard.Result.reason: "search" when it looked ahead and weighed moves
-    # (move, figure) for each move weighed, best first: the figure is the static evaluation at the
-    # horizon, from the side to move's point of view, exact for the best moves and an upper bound for the rest.
-    scores: tuple[tuple[int, int], ...] = ()
-    # The forced win the search proved for the side to move, if any: a proof, not a judgement.
-    forced: ForcedWin | None = None
+    >>> round(estimate("." * 112 + "X" + "." * 112).chance, 1)  # 15×15, O to move after X's centre: X is ahead
+    0.4
+    """
+    game = Gomoku.for_board(board)
+    mine, _ = game.completions(game.mover)
+    if mine:
+        return Estimate(1.0, mine[0])
+    moves = generate(game, ROOT_WIDTH) or game.legal()
+    meter = Meter(nodes=ESTIMATE_NODES)
+    scores, _ = AlphaBeta(game, meter, ESTIMATE_DEPTH).deepen(moves)
+    if meter.timed_out:
+        raise OutOfBudget  # cut short by the clock: it would not be the same judgement
+    best = max(moves, key=lambda move: scores[move])
+    return Estimate(win_probability(scores[best]), best)
 
-    @classmethod
-    def of(cls, result: hard.Result) -> View:
-        ranked = sorted(result.scores.items(), key=lambda item: (-item[1], item[0]))
-        return cls(result.best, result.depth, result.nodes, result.reason, tuple(ranked), result.forced)
 
-    @property
-    def top(self) -> int | None:
-        """The best figure: the only one known exactly (None if no move was weighed)."""
-        return self.scores[0][1] if self.scores else None
-
-    def score(self, move: int) -> int | None:
-        """The figure for ``move``, or None if the search did not weigh it."""
-        return dict(self.scores).get(move)
+def view_of(result: hard.Result) -> View:
+    """A search's result as the pages read it: its figures best first."""
+    ranked = sorted(result.scores.items(), key=lambda item: (-item[1], item[0]))
+    return View(result.best, result.depth, result.nodes, result.reason, tuple(ranked), result.forced)
 
 
 def candidates(board: str, level: str, budget: Budget | None = None) -> tuple[int, ...]:
@@ -79,22 +87,22 @@ def view(board: str, budget: Budget | None = None) -> View:
     ((4,), 'win', ())
     """
     if budget is not None:
-        return View.of(hard.search(Gomoku.for_board(board), budget))
+        return view_of(hard.search(Gomoku.for_board(board), budget))
     return _hard(board, _has_its_whole_budget())
 
 
 def _has_its_whole_budget() -> bool:
     """Whether a search started now may spend Hard's whole budget before the pace's deadline."""
     pace = pacing.current()
-    return pace.deadline is None or pace.deadline - pace.clock() >= DEFAULT_BUDGET.seconds
+    return pace.deadline is None or pace.deadline - pace.clock() >= SECONDS
 
 
 # Bounded: the boards come from visitors. Remembering the last few means a page drawn twice, or the game
 # and a later look at it, agree without searching twice. A search cut short by its request's deadline (the
 # tree's, or one after a hint's analysis) is remembered apart, so the game never plays from one.
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=VIEW_CACHE)
 def _hard(board: str, whole: bool) -> View:
-    return View.of(hard.search(Gomoku.for_board(board)))
+    return view_of(hard.search(Gomoku.for_board(board)))
 
 
 def one_ply(game: Gomoku) -> tuple[int, ...]:
@@ -109,13 +117,13 @@ def one_ply(game: Gomoku) -> tuple[int, ...]:
     for move in game.legal():
         game.play(move)
         # The opponent is to move now: its immediate win is the worst we could leave it.
-        scores[move] = -(THREAT if game.wins() else game.evaluate())
+        scores[move] = -(MEDIUM_THREAT if game.wins() else game.evaluate())
         game.undo()
     top = max(scores.values())
     return tuple(m for m, s in scores.items() if s == top)
 
 
-def analyze(board: str, seconds: float = DEFAULT_BUDGET.seconds) -> dict[int, tuple[str, int | None]]:
+def analyze(board: str, seconds: float = SECONDS) -> dict[int, tuple[str, int | None]]:
     """For each legal cell, a result only where proved within ``seconds`` of CPU, else ("unclear", None).
 
     A win is a move that starts a forced win by continuous fours, or by fours and threes; a loss is a
@@ -125,7 +133,7 @@ def analyze(board: str, seconds: float = DEFAULT_BUDGET.seconds) -> dict[int, tu
     return dict(_analyze(board, seconds))
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=ANALYSIS_CACHE)
 def _analyze(board: str, seconds: float) -> tuple[tuple[int, tuple[str, int | None]], ...]:
     game = Gomoku.for_board(board)
     legal = game.legal()
@@ -170,7 +178,7 @@ def _analyze(board: str, seconds: float) -> tuple[tuple[int, tuple[str, int | No
     return tuple(result.items())
 
 
-def _own_wins(game: Gomoku, me: str, meter: Meter, result: dict) -> None:
+def _own_wins(game: Gomoku, me: str, meter: Meter, result: dict[int, tuple[str, int | None]]) -> None:
     """Mark in ``result`` each of our threats (fours and open threes) that starts a forced win."""
     own = ThreatSearch(game, me, meter)
     for move in game.threats(me, THREE_W):

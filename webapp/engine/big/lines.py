@@ -17,16 +17,15 @@ import random
 from collections.abc import Callable
 from functools import cache
 
-from webapp.engine.big.parameters import LINE_CACHE_LIMIT, PRIORITY
+from webapp.engine.big.parameters import LINE_CACHE_LIMIT, PRIORITY, WEIGHTS
 
 X, O, EMPTY, EDGE = "X", "O", ".", "#"
 MARKS = (EMPTY, X, O)  # a cell's code on the board: 0 empty, 1 X, 2 O
 
 # What a stone on a cell makes of one line through it, weakest first.
 DEAD, ONE, TWO, OPEN_TWO, THREE, OPEN_THREE, FOUR, OPEN_FOUR, FIVE = range(9)
-# Each shape's weight is more than four of the shape below it, so a cell's sum over its four
-# directions tells its strongest shape: a cell worth FOUR_W or more makes at least a four.
-WEIGHTS = (0, 1, 4, 12, 14, 60, 300, 3000, 40000)
+# Each shape's weight (``parameters.WEIGHTS``) is more than four of the shape below it, so a cell's sum over its
+# four directions tells its strongest shape: a cell worth FOUR_W or more makes at least a four.
 THREE_W, FOUR_W, FIVE_W = WEIGHTS[OPEN_THREE], WEIGHTS[FOUR], WEIGHTS[FIVE]
 # Two fours (in two directions) or an open four: two ways to complete a line next move, which one
 # block cannot stop. A four and up to three open threes stay below it (300 + 3 × 60 = 480).
@@ -42,7 +41,12 @@ LOW = (1 << SHIFT) - 1
 FIVE_HIGH, FOUR_HIGH, DOUBLE_HIGH = FIVE_W << SHIFT, FOUR_W << SHIFT, DOUBLE_W << SHIFT
 # A window's two bits for each cell: empty, X, O, or off the board.
 _CODE_CHARS = (EMPTY, X, O, EDGE)
-_NO_THREATS: tuple = ()
+_NO_THREATS: tuple[()] = ()
+# What a line's contents make (``Layout.line_info``): its weights' sum, its threats (cell, weights), its four cells, its
+# five cells, each place's ordering part with X to move and with O, and its evaluation part with X to move and with O.
+LineInfo = tuple[
+    int, tuple[tuple[int, int], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int
+]
 
 
 @cache
@@ -108,7 +112,7 @@ def _for_each_side(window: str, k: int) -> tuple[str, str]:
     as a blocking O), so that one function reads both."""
     r = k - 1
     for_x = window.replace(EDGE, O)
-    for_o = window.translate(str.maketrans({X: O, O: X, EDGE: O}))
+    for_o = window.translate(str.maketrans(X + O + EDGE, O + X + O))
     return for_x[:r] + X + for_x[r + 1 :], for_o[:r] + X + for_o[r + 1 :]
 
 
@@ -228,11 +232,15 @@ class Layout:
         self.centre = (n // 2) * n + n // 2
         self.table = weight_table(k)
         # What a stone adds to each of its four lines, by the side's code (1, X: ``lines`` itself; 2, O: twice that).
-        self.steps = (None, self.lines, [tuple((line, 2 * unit) for line, unit in ls) for ls in self.lines])
+        self.steps: tuple[list[tuple[tuple[int, int], ...]], ...] = (
+            [],
+            self.lines,
+            [tuple((line, 2 * unit) for line, unit in ls) for ls in self.lines],
+        )
         # For each line, its contents -> what it makes: lines repeat all through a search, so most are looked up.
-        self.known: list[dict[int, tuple]] = [{} for _ in self.line_cells]
+        self.known: list[dict[int, LineInfo]] = [{} for _ in self.line_cells]
         # For each line, its contents -> what a stone on each place changes of the fitted evaluation (``changes``).
-        self.changes_known: list[dict[int, tuple]] = [{} for _ in self.line_cells]
+        self.changes_known: list[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = [{} for _ in self.line_cells]
         self.remembered = 0  # entries in them all
         self.empty = [self.line_info(line, start) for line, start in enumerate(self.line_start)]
 
@@ -257,7 +265,7 @@ class Layout:
             found = self.pairs[code] = patterns(code, self.k)
         return found
 
-    def line_info(self, line: int, contents: int) -> tuple:
+    def line_info(self, line: int, contents: int) -> LineInfo:
         """What ``line`` holding ``contents`` makes: its empty cells' weights summed (both sides in one integer),
         (cell, threat weights) for each cell where either side would make an open three or more, the cells where
         either side would make a four or more, those where either side would complete the line, and each place's
@@ -267,7 +275,10 @@ class Layout:
         if info is not None:
             return info
         r, mask, weight, part = self.k - 1, self.mask, self.weight, self.part
-        total, threats, fours, fives = 0, [], [], []
+        total = 0
+        threats: list[tuple[int, int]] = []
+        fours: list[int] = []
+        fives: list[int] = []
         cells = self.line_cells[line]
         for_x, for_o = [0] * len(cells), [0] * len(cells)
         x_to_move = o_to_move = 0
@@ -305,8 +316,10 @@ class Layout:
     def _room(self) -> None:
         """Count one more entry remembered, emptying every memory first when they hold ``LINE_CACHE_LIMIT``."""
         if self.remembered >= LINE_CACHE_LIMIT:
-            for known in (*self.known, *self.changes_known):
+            for known in self.known:
                 known.clear()
+            for changes in self.changes_known:
+                changes.clear()
             self.remembered = 0
         self.remembered += 1
 

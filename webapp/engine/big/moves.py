@@ -17,8 +17,13 @@ What the side to move faces decides what is worth searching:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from webapp.engine.big.parameters import WIDTHS
 from webapp.engine.rules import other
+
+if TYPE_CHECKING:
+    from webapp.engine.big.board import Gomoku
 
 __all__ = ["facing", "generate", "width"]
 
@@ -32,7 +37,7 @@ def width(ply: int) -> int:
     return WIDTHS[min(ply, len(WIDTHS) - 1)]
 
 
-def facing(game) -> str:
+def facing(game: Gomoku) -> str:
     """What the side to move faces: ``win`` (a line to complete), ``four`` (one to block), ``three`` (a double in the
     making to answer) or ``quiet``."""
     mine, theirs = game.completions(game.mover)
@@ -45,7 +50,7 @@ def facing(game) -> str:
     return "quiet"
 
 
-def generate(game, limit: int) -> list[int]:
+def generate(game: Gomoku, limit: int) -> list[int]:
     """The moves worth searching for the side to move, best first (``limit`` caps the answers and the quiet moves)."""
     me = game.mover
     mine, theirs = game.completions(me)

@@ -17,6 +17,8 @@ FIRST_NODES = 24_000
 OWN_FRACTION, THEIR_FRACTION, DEFENCE_FRACTION, REBUT_FRACTION, SEARCH_FRACTION = 0.12, 0.25, 0.55, 0.7, 0.8
 # As O, an iteration starts only within this fraction of the seconds: each costs a few times the last.
 START_FRACTION = 0.12
+# The deepest iteration any search may start: beyond any depth a move's nodes reach, so the budget decides.
+MAX_DEPTH = 64
 # As O in the opening, an iteration starts while the alpha-beta has used fewer nodes than these, so that the
 # machine's speed does not choose the opening moves: below 12 stones 6,000, below 6 stones 4,000.
 OPENING_STONES, OPENING_NODES = 12, 6_000
@@ -34,6 +36,11 @@ CHECK_NODES = 2_000
 # The checks after a candidate, in rounds rising in nodes (or in a fraction of a smaller node budget), so that
 # a cheap answer comes first.
 ROUNDS = ((250, 0.01), (1_200, 0.03), (5_000, 0.06))
+# A threat search's narrow pass (long chains of dependent threats) goes first with this fraction of its share
+# (its divisor): cheap wins first, the broad pass keeping the rest.
+NARROW_DIVISOR = 3
+# Under a budget of nodes, keeping the initiative's look and each rebuttal search get these fractions of it, at most.
+PRESS_FRACTION, REBUT_FRACTION_OF_NODES = 0.02, 0.01
 # Moves checked against the opponent's threat search before the move, at most: the best-ranked few.
 SAFETY_CHECKS = 8
 # Of several defences, so many are each played and the opponent given the others; our replies tried there, the
@@ -72,6 +79,11 @@ THREES_AT_ROOT, THREES_TRIED = 5, 3
 
 # --- the board (``board.py``, ``lines.py``) ----------------------------------------------------------------
 
+# Each line shape's weight in the move ordering, weakest first (dead, one, two, open two, three, open three, four,
+# open four, five): each more than four of the shape below, so a cell's sum over its four directions tells its
+# strongest shape (a test holds it).
+WEIGHTS = (0, 1, 4, 12, 14, 60, 300, 3000, 40000)
+
 # A move's priority in the ordering: its weight for the mover counts this many times its weight for the other,
 # so that making a four goes before blocking a three.
 PRIORITY = 2
@@ -87,3 +99,11 @@ FACTS_NODES, FACTS_SECONDS = 20_000, 0.25
 REVIEW_SEARCH_NODES, REVIEW_TRIED = 600, 3
 # The analysis looks for the opponent's answers until this fraction of its seconds.
 ANALYSIS_FRACTION = 0.8
+# What Medium sees when the opponent could win at once after its move: worse than any quiet position's evaluation.
+MEDIUM_THREAT = 10**8
+# Answers remembered (LRU) per worker: a visitor's game and its hints, the pages' facts, Hard's views, the analyses.
+FACTS_CACHE, VIEW_CACHE, ANALYSIS_CACHE = 32, 64, 16
+# Hard's judgement of a position for the review (``levels.estimate``): its alpha-beta to this depth within these
+# nodes. Two plies judged the winners of the dev half's games as well as three or four (log loss 0.581 against
+# 0.645 and 0.624), for a third of the time.
+ESTIMATE_DEPTH, ESTIMATE_NODES = 2, 3_000

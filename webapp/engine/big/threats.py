@@ -29,39 +29,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from webapp.engine.answers import ForcedWin
 from webapp.engine.big.board import Gomoku
 from webapp.engine.big.budget import Exhausted, Meter, OutOfBudget
 from webapp.engine.big.lines import FOUR_W, THREE_W
 from webapp.engine.big.parameters import DEPTH, THREES_AT_ROOT, THREES_TRIED
 
-__all__ = ["DEPTH", "Exhausted", "ForcedWin", "Meter", "OutOfBudget", "Outlook", "ThreatSearch"]
+__all__ = ["DEPTH", "Exhausted", "ForcedWin", "Meter", "OutOfBudget", "ThreatOutlook", "ThreatSearch"]
 
 
 @dataclass(frozen=True, slots=True)
-class ForcedWin:
-    """A proved forced win: whose, by what kind of threats, its first move, and how long the game lasts at most."""
-
-    side: str  # "X" or "O": who wins by force
-    kind: str  # "fours" (continuous fours, VCF) or "threes" (fours and threes, VCT)
-    first: int  # the first move of the winning sequence
-    plies: int  # the game ends within this many plies, the first move included
-    line: tuple[int, ...]  # one main line: attacker, defender, attacker, ... (first == line[0]); the
-    # defender's replies are those that held out longest in the search
-
-
-@dataclass(frozen=True, slots=True)
-class Outlook:
+class ThreatOutlook:
     """What a threat search found for one side: its forced win, if any, and whether it searched all it meant to."""
 
     win: ForcedWin | None
     finished: bool
 
     @property
-    def hardness(self) -> tuple:
+    def hardness(self) -> tuple[int, int, bool]:
         """For the side defending against it: no win found at all is best, then one the search ran out looking
         for, then a longer win, then one that needs threes (harder to find than fours alone)."""
         if self.win is None:
-            return (2 if self.finished else 1, 0, 0)
+            return (2 if self.finished else 1, 0, False)
         return (0, self.win.plies, self.win.kind == "threes")
 
 
@@ -75,7 +64,8 @@ class ThreatSearch:
 
     def __init__(self, game: Gomoku, side: str, meter: Meter, narrow: bool = False):
         self.game, self.side, self.meter = game, side, meter
-        self.table: dict[int, tuple] = {}
+        # Position key -> (plies to the win or None, the move or hardest reply, threes, depth searched with).
+        self.table: dict[int, tuple[int | None, int | None, int, int]] = {}
         self.last: list[int] = []  # the attacker's moves of the sequence in hand
         # Narrow: past the first move, every threat (four or three) on the lines of the attacker's last move, as
         # in Allis's dependency-based search: it misses wins that combine independent threats, but finds long
@@ -160,6 +150,7 @@ class ThreatSearch:
                 return plies
             if t >= threes and d >= depth:
                 return None
+        replies: list[int] | None
         if mine:
             replies, worst = mine, 2  # any other reply: the attacker completes the line next
         else:
@@ -206,6 +197,7 @@ class ThreatSearch:
         """The proved win from the root, with one main line: the table's moves, and its hardest replies."""
         game, side = self.game, self.side
         plies = self.attack(threes, depth)
+        assert plies is not None, "asked for a proof only once the win is found"
         line: list[int] = []
         played = 0
         try:
@@ -215,6 +207,7 @@ class ThreatSearch:
                     line.append(mine[0])
                     break
                 move = self.table[game.hash][1]
+                assert move is not None, "each attacker position on a proved line holds its winning move"
                 line.append(move)
                 game.push(move)
                 played += 1
@@ -222,8 +215,12 @@ class ThreatSearch:
                 entry = self.table.get(game.hash)
                 if entry is not None and entry[1] is not None:
                     reply = entry[1]  # the reply that held out longest
+                elif mine:
+                    reply = mine[0]
                 else:
-                    reply = mine[0] if mine else game.answers(side)[0]
+                    answers = game.answers(side)
+                    assert answers, "every attacker move on a proved line is a threat"
+                    reply = answers[0]
                 line.append(reply)
                 game.push(reply)
                 played += 1

@@ -21,6 +21,9 @@ from functools import cache
 
 from webapp.engine.rules import EMPTY, O, X, geometry
 
+# For each cell, the bit a mark there adds to the board's key under each symmetry.
+Adds = tuple[tuple[int, ...], ...]
+
 SYMMETRIES = 8
 
 
@@ -41,7 +44,7 @@ class BitGeometry:
     inverse: tuple[tuple[int, ...], ...]
     # For a mark of X (index 0) or O (index 1) at cell i: what it adds to each of the eight images.
     # An image is X's bits in the low half and O's in the high half, so it is exact, not a hash.
-    adds: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+    adds: tuple[Adds, Adds]
     # Whether to try first the cells that make or stop a threat (lines two marks short of k): on 5×5
     # that cuts the nodes 3 to 10 times; on 4×4, where every line spans the board, the plain order
     # solves the empty board in 12 thousand nodes against 19.
@@ -76,9 +79,11 @@ def bit_geometry(n: int, k: int) -> BitGeometry:
     # rules' symmetries say new[i] = old[perm[i]]: cell perm[i] goes to i, so that is the inverse.
     inverse = g.symmetries
     perms = tuple(tuple(p.index(i) for i in range(cells)) for p in inverse)
-    adds = tuple(
-        tuple(tuple(1 << (perm[cell] + shift) for perm in perms) for cell in range(cells)) for shift in (0, cells)
-    )
+
+    def adds_for(shift: int) -> Adds:
+        return tuple(tuple(1 << (perm[cell] + shift) for perm in perms) for cell in range(cells))
+
+    adds = (adds_for(0), adds_for(cells))
     return BitGeometry(
         n=n,
         k=k,

@@ -132,7 +132,7 @@ def encode(values: dict[int, int], marks: int) -> bytes:
 class Book:
     """The decoded book: sorted keys, and each key's value, held compactly (about 9 bytes a position)."""
 
-    def __init__(self, marks: int, keys: array, values: bytes):
+    def __init__(self, marks: int, keys: array[int], values: bytes) -> None:
         self.marks, self.keys, self.values = marks, keys, values
 
     def __len__(self) -> int:
@@ -143,12 +143,16 @@ class Book:
         at = bisect_left(self.keys, key)
         if at == len(self.keys) or self.keys[at] != key:
             return None
-        value = self.values[at]
-        return value - 256 if value > 127 else value
+        return _signed(self.values[at])
 
     def items(self) -> Iterator[tuple[int, int]]:
-        for key in self.keys:
-            yield key, self.get(key)
+        for key, value in zip(self.keys, self.values, strict=True):
+            yield key, _signed(value)
+
+
+def _signed(value: int) -> int:
+    """A stored byte as the signed value it holds."""
+    return value - 256 if value > 127 else value
 
 
 def decode(data: bytes) -> Book:

@@ -3,11 +3,11 @@ and the budget's checks. ``webapp.engine.exact.search`` asks the questions; this
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import add
 
 from webapp.engine import pacing
-from webapp.engine.exact.bitboard import BitGeometry
+from webapp.engine.exact.bitboard import Adds, BitGeometry
 from webapp.engine.exact.parameters import CHECK_EVERY, PAIRING_STEPS
 
 # The same scale as webapp.engine.levels.WIN (a test holds them equal).
@@ -19,7 +19,7 @@ BIAS = 128
 NO_LOW, NO_HIGH = 0, 255
 
 
-class OutOfBudget(Exception):
+class AllowanceSpent(Exception):
     """A search was stopped at its budget (nodes or seconds) before it proved a value."""
 
 
@@ -40,7 +40,7 @@ def pack(low: int, high: int, cell: int) -> int:
     return low_code << 16 | high_code << 8 | cell + 1
 
 
-class Budget:
+class Allowance:
     """What one search object may spend: nodes, and seconds of its pace's clock (read every CHECK_EVERY nodes,
     where it also lets other work run)."""
 
@@ -68,10 +68,10 @@ class Budget:
     def checkpoint(self) -> None:
         """Past the node budget, or the clock's, stop; otherwise let other work run and go on."""
         if self.nodes > self.node_stop:
-            raise OutOfBudget
+            raise AllowanceSpent
         self.pace.pause()
         if self.stop_time is not None and self.pace.clock() >= self.stop_time:
-            raise OutOfBudget
+            raise AllowanceSpent
         self.check = min(self.node_stop + 1, self.nodes + CHECK_EVERY)
 
 
@@ -99,7 +99,7 @@ def has_pairing(
         nonlocal taken
         taken += 1
         if taken > steps:
-            raise OutOfBudget
+            raise AllowanceSpent
         # The line with the fewest free cells left: the fewest ways to give it a pair (or the move).
         fewest, least = 0, 99
         for line in needing:
@@ -131,11 +131,16 @@ def has_pairing(
         return True, 0  # nothing to block
     try:
         return pair_up(lines, free, move_first), taken
-    except OutOfBudget:
+    except AllowanceSpent:
         return False, steps
 
 
-def make_search(g: BitGeometry, table: dict, budget: Budget, table_limit: int) -> Callable:
+# The search's signature: me, them, the keys under each symmetry, the bits each cell adds for each side, the empty
+# cells, alpha, beta and the live lines.
+Search = Callable[[int, int, tuple[int, ...], Adds, Adds, int, int, int, Sequence[int]], int]
+
+
+def make_search(g: BitGeometry, table: dict[int, int], budget: Allowance, table_limit: int) -> Search:
     """The recursive search over ``g``, closed over its table and its budget."""
     order, inverse, perms, full = g.order, g.inverse, g.perms, g.full
     get = table.get
@@ -149,12 +154,22 @@ def make_search(g: BitGeometry, table: dict, budget: Budget, table_limit: int) -
         budget.nodes += steps
         return found
 
-    def store(key: int, keys: tuple, low: int, high: int, cell: int) -> None:
+    def store(key: int, keys: tuple[int, ...], low: int, high: int, cell: int) -> None:
         if len(table) >= table_limit:
             table.clear()
         table[key] = pack(low, high, perms[keys.index(key)][cell] if cell >= 0 else -1)
 
-    def search(me, them, keys, adds_me, adds_them, empties, alpha, beta, lines):
+    def search(
+        me: int,
+        them: int,
+        keys: tuple[int, ...],
+        adds_me: Adds,
+        adds_them: Adds,
+        empties: int,
+        alpha: int,
+        beta: int,
+        lines: Sequence[int],
+    ) -> int:
         budget.nodes += 1
         if budget.nodes >= budget.check:
             budget.checkpoint()

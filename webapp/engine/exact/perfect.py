@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from webapp.engine.boards import board_for
 from webapp.engine.exact import book
-from webapp.engine.exact.negamax import WIN, OutOfBudget
+from webapp.engine.exact.negamax import WIN, AllowanceSpent
 from webapp.engine.exact.parameters import (
     ANALYSIS_NODES,
     CACHED_BOARDS,
@@ -53,20 +54,24 @@ class Decision:
         return self.choice.exact
 
 
-class _Remembered:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Remembered(Generic[K, V]):
     """A least-recently-used memory of complete answers, bounded by entries."""
 
-    def __init__(self, size: int):
+    def __init__(self, size: int) -> None:
         self.size = size
-        self.entries: OrderedDict = OrderedDict()
+        self.entries: OrderedDict[K, V] = OrderedDict()
 
-    def get(self, key):
+    def get(self, key: K) -> V | None:
         found = self.entries.get(key)
         if found is not None:
             self.entries.move_to_end(key)
         return found
 
-    def put(self, key, value) -> None:
+    def put(self, key: K, value: V) -> None:
         self.entries[key] = value
         self.entries.move_to_end(key)
         while len(self.entries) > self.size:
@@ -76,11 +81,13 @@ class _Remembered:
         self.entries.clear()
 
 
-DECISIONS = _Remembered(CACHED_BOARDS)
-ANALYSES = _Remembered(CACHED_BOARDS)
-OUTLOOKS = _Remembered(CACHED_BOARDS)
+# An analysis: each cell's (result, plies), and each cell's value.
+Analysis = tuple[tuple[tuple[int, tuple[str, int | None]], ...], tuple[tuple[int, int], ...]]
+DECISIONS: _Remembered[str, Decision] = _Remembered(CACHED_BOARDS)
+ANALYSES: _Remembered[str, Analysis] = _Remembered(CACHED_BOARDS)
+OUTLOOKS: _Remembered[str, tuple[str, int | None]] = _Remembered(CACHED_BOARDS)
 # The values an unfinished analysis did prove: not an answer, but the move's search need not prove them again.
-PROVED = _Remembered(CACHED_BOARDS)
+PROVED: _Remembered[str, dict[int, int]] = _Remembered(CACHED_BOARDS)
 
 
 def forget() -> None:
@@ -125,11 +132,13 @@ def analyze(board: str) -> dict[int, tuple[str, int | None]]:
         with search_for(board, ANALYSIS_NODES) as search:
             values = search.move_values(board)
         empties = board.count(EMPTY)
-        found = tuple((cell, describe(value, empties)) for cell, value in sorted(values.items())), tuple(values.items())
-        if None not in values.values():
-            ANALYSES.put(board, found)
+        described = tuple((cell, describe(value, empties)) for cell, value in sorted(values.items()))
+        proved = {cell: value for cell, value in values.items() if value is not None}
+        if len(proved) == len(values):
+            ANALYSES.put(board, (described, tuple(proved.items())))
         else:
-            PROVED.put(board, {cell: value for cell, value in values.items() if value is not None})
+            PROVED.put(board, proved)
+        return dict(described)
     return dict(found[0])
 
 
@@ -140,7 +149,7 @@ def outlook(board: str) -> tuple[str, int | None]:
         try:
             with search_for(board, OUTLOOK_NODES) as search:
                 found = describe(search.exact_value(board), board.count(EMPTY))
-        except OutOfBudget:
+        except AllowanceSpent:
             return "unclear", None
         OUTLOOKS.put(board, found)
     return found

@@ -22,7 +22,7 @@ and a slower loss are worth more. What makes it fast, largest first:
 
 A search has a budget, in nodes (the same on any machine) and in seconds of its pace's clock
 (``webapp.engine.pacing``), and lets the server's other work run every 256 nodes. Out of budget, a
-question gets no answer (``OutOfBudget``), never a guess; the callers below keep what was proved.
+question gets no answer (``AllowanceSpent``), never a guess; the callers below keep what was proved.
 
 >>> search = ExactSearch(4, 4)
 >>> search.solve("." * 16)  # the empty 4×4 board is a draw
@@ -41,8 +41,8 @@ from webapp.engine.exact.bitboard import BitGeometry, bit_geometry, bits_of
 from webapp.engine.exact.negamax import (
     INF,
     WIN,
-    Budget,
-    OutOfBudget,
+    Allowance,
+    AllowanceSpent,
     make_search,
     unpack,
 )
@@ -69,7 +69,7 @@ class ExactSearch:
     Make one per request (or per book entry): the table is what makes the search fast, and it is
     dropped with the object, so nothing a visitor sends outlives the request that sent it.
     ``max_nodes`` and ``seconds`` bound all the work of the object's lifetime together (every call of
-    every method); past either, a question raises OutOfBudget. The table is emptied (and refilled as the
+    every method); past either, a question raises AllowanceSpent. The table is emptied (and refilled as the
     search goes on) whenever it reaches ``table_limit`` positions. ``known(board)``, if given, is the
     exact value of an unfinished board where one is known without search (else None).
     """
@@ -91,7 +91,7 @@ class ExactSearch:
         self.proved: dict[str, dict[int, int]] = {}
         self.table: dict[int, int] = {}
         self.table_limit = INF**2 if table_limit is None else table_limit
-        self.budget = Budget(max_nodes, seconds)
+        self.budget = Allowance(max_nodes, seconds)
         # The search holds the table and the budget but not this object, so that dropping the object frees
         # the table at once (a cycle would keep it until the garbage collector's next full pass).
         self._search = make_search(self.geometry, self.table, self.budget, self.table_limit)
@@ -117,7 +117,7 @@ class ExactSearch:
     def __enter__(self) -> ExactSearch:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     # --- positions ---------------------------------------------------------------------------
@@ -173,9 +173,11 @@ class ExactSearch:
                 return -value
         return None
 
-    def _run(self, me: int, them: int, keys: tuple, x_to_move: bool, empties: int, alpha: int, beta: int) -> int:
+    def _run(
+        self, me: int, them: int, keys: tuple[int, ...], x_to_move: bool, empties: int, alpha: int, beta: int
+    ) -> int:
         if self.budget.nodes >= self.budget.node_stop:
-            raise OutOfBudget
+            raise AllowanceSpent
         adds_x, adds_o = self.geometry.adds
         adds_me, adds_them = (adds_x, adds_o) if x_to_move else (adds_o, adds_x)
         return self._search(me, them, keys, adds_me, adds_them, empties, alpha, beta, self.geometry.lines)
@@ -224,8 +226,12 @@ class ExactSearch:
                         values[cell] = 0  # a draw: inside the window, or not losing where nothing wins
             for cell in asked:
                 if values[cell] is None:
-                    values[cell] = self._exact(signs[cell], lambda a, b, c=cell: self.value_of_move(board, c, a, b))
-        except OutOfBudget:
+
+                    def value_of(alpha: int, beta: int, cell: int = cell) -> int:
+                        return self.value_of_move(board, cell, alpha, beta)
+
+                    values[cell] = self._exact(signs[cell], value_of)
+        except AllowanceSpent:
             pass
         finally:
             self._arm()
@@ -253,7 +259,7 @@ class ExactSearch:
                     best, chosen = value, cell
                     if best >= 1:
                         break
-        except OutOfBudget:
+        except AllowanceSpent:
             # Only what was proved: each value above is a lower bound once it beat the window's bottom.
             return Choice(chosen, best if best > -1 else -INF, False)
         if -1 < best < 1:
@@ -267,7 +273,7 @@ class ExactSearch:
                 value = self.value_of_move(board, cell, max(top, low), high)
                 if value > top:
                     top, first = value, cell
-        except OutOfBudget:
+        except AllowanceSpent:
             if top > max(sure, low):
                 return Choice(first, top, False)
             return Choice(chosen, sure, False)
@@ -289,7 +295,7 @@ class ExactSearch:
             for cell in [chosen] + [c for c in cells if c != chosen]:
                 if self.value_of_move(board, cell, known - 1, known) >= known:
                     return Choice(cell, known, True)
-        except OutOfBudget:
+        except AllowanceSpent:
             pass
         return Choice(chosen, sure, False)
 
@@ -340,7 +346,7 @@ class ExactSearch:
             for cell in self.root_order(board):
                 if cell not in keeps:
                     keeps[cell] = self.value_of_move(board, cell, top - 1, top) >= top
-        except OutOfBudget:
+        except AllowanceSpent:
             pass
         finally:
             self._arm()
@@ -370,7 +376,7 @@ class ExactSearch:
         self._arm(stop)
         try:
             rope = {cell: self._mistakes_after(board, cell, choice.low) for cell in optimal}
-        except OutOfBudget:
+        except AllowanceSpent:
             return choice, optimal
         finally:
             self._arm()
@@ -394,7 +400,7 @@ class Root:
 
     __slots__ = ("empties", "keys", "me", "them", "x_to_move")
 
-    def __init__(self, me: int, them: int, keys: tuple, x_to_move: bool, empties: int):
+    def __init__(self, me: int, them: int, keys: tuple[int, ...], x_to_move: bool, empties: int) -> None:
         self.me, self.them, self.keys, self.x_to_move, self.empties = me, them, keys, x_to_move, empties
 
 
