@@ -217,7 +217,7 @@ class Gomoku:
     def push(self, move: int) -> None:
         """``play`` for the threat searches and the alpha-beta's horizon, which never ask which moves are worth
         searching: the candidates (a set difference and two updates a stone) are left as they were until ``undo``
-        takes it back. Every push is undone before ``moves`` is asked again (docs/engine.md, *A cheaper search*)."""
+        takes it back. Every push is undone before ``moves`` is asked again (engine.md, *Inside the alpha-beta*)."""
         self._place(move, _NO_CELLS, False)
 
     def _place(self, move: int, added: frozenset[int], was: bool) -> None:

@@ -165,7 +165,7 @@ class Meter:
 
         Once found, the time stays spent: a check of fewer nodes than the next reading could otherwise still run
         and finish after the move's time is up, and settle a tie that a budget of nodes, spent, leaves alone
-        (docs/engine.md, *A tie the clock settled, and a check the clock cut*)."""
+        (docs/engine.md, *Budget and time control*)."""
         return self.nodes >= self.limit or self.timed_out
 
     def past(self, fraction: float, seconds: float | None) -> bool:
