@@ -15,8 +15,8 @@ bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 
 # gevent workers, so that a client sending its request slowly holds a greenlet, not a whole worker; our
-# subclass closes connections that stall or whose request head grows too big (webapp/web/worker.py).
-worker_class = "webapp.web.worker.GameWorker"
+# subclass closes connections that stall or whose request head grows too big (webapp/serving/worker.py).
+worker_class = "webapp.serving.worker.GameWorker"
 # Connections one worker keeps open at once, a few KB each; past them the kernel's backlog waits (docs/deploy.md).
 worker_connections = 5000
 # The fields of a request's head: a browser sends about 15, a platform's router adds a few.
@@ -72,20 +72,24 @@ def when_ready(server):
 
 
 def post_worker_init(worker):
-    """Start the worker's search processes (webapp/web/searches.py): the cores shared by the workers, one at least."""
+    """Start the worker's search processes (webapp/serving/searches.py): the cores shared by the workers, one at
+    least; and name what ends at once when the worker is told to stop."""
     if "webapp.web.game" not in sys.modules:
         return
-    from webapp.web.costs import start_pool
+    from webapp.serving.costs import start_pool
+    from webapp.web import relay
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    start_pool(worker.wsgi, int(os.environ.get("SEARCH_PROCESSES", max(1, cores // worker.cfg.workers))))
+    processes = int(os.environ.get("SEARCH_PROCESSES", max(1, cores // worker.cfg.workers)))
+    start_pool(worker.wsgi, processes, "webapp.web.warm:warmed_app")
+    worker.stopping = (relay.stop_all,)  # open friend pages' streams end at once when the worker is told to stop
 
 
 def worker_exit(server, worker):
     """Stop the worker's search processes; hand the frozen objects back to the collector (with them frozen, a
     graceful stop printed a traceback)."""
     if "webapp.web.game" in sys.modules:
-        from webapp.web.costs import stop_pool
+        from webapp.serving.costs import stop_pool
 
         stop_pool(worker.wsgi)
     gc.unfreeze()

@@ -33,7 +33,7 @@ from servers import (
     workers_of,
 )
 
-from webapp.web.security import BODY_BYTES
+from webapp.serving.security import BODY_BYTES
 
 SLOW_CLIENTS = 40  # of each kind: dozens, well beyond the two workers a sync server has
 TRICKLE_EVERY = 0.25  # seconds between the bytes each slow client sends
@@ -336,7 +336,7 @@ def test_busy_visitors_do_not_starve_the_others(production):
 
 # --- request heads: bounded as they arrive ------------------------------------------------------------
 
-HEAD_CAP = 16 * 1024  # webapp.web.worker.HEAD_BYTES
+HEAD_CAP = 16 * 1024  # webapp.serving.worker.HEAD_BYTES
 BIG_HEADS = 120  # connections, each sending far more head than the cap and never its end
 BIG_HEAD = 87 * 8 * 1024  # inside gunicorn's own limits of 100 fields of 8 KB each
 WORKER_MB = 150
@@ -521,7 +521,7 @@ def test_behind_a_proxy_its_forwarded_host_is_the_origin_and_is_checked(server, 
 
 FLOOD_CONNECTIONS = 4
 FLOOD_ANSWERS = 3  # searches answered before the flood stops
-HOLD = 2.2  # webapp.web.places.HOLD: the longest a refusal for a client's second search waits
+HOLD = 2.2  # webapp.serving.places.HOLD: the longest a refusal for a client's second search waits
 
 
 def test_a_clients_second_search_is_refused_no_sooner_than_its_first_ends(unproxied):

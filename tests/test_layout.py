@@ -106,12 +106,17 @@ def test_every_module_names_what_it_imports(path):
 
 # The one module allowed to import by a name it is given: a search process loads the app from the factory name
 # gunicorn was given, as gunicorn itself does, so that the serving layer names nothing of the game.
-NAMED_AT_RUN_TIME = {Path("web/searches.py")}
+NAMED_AT_RUN_TIME = {Path("serving/searches.py")}
+
+
+# The few parts at the top: the engine and its face (solver), the game's table and friend game, the pages (web), the
+# serving layer (serving), the learning pages' reckoning (learn), and the command line.
+TOP = {"__init__.py", "__main__.py", "engine", "solver.py", "match.py", "friend_game.py", "learn", "web", "serving"}
 
 
 def test_the_top_of_the_package_holds_a_few_parts():
-    entries = [p.name for p in PACKAGE.iterdir() if p.name != "__pycache__" and (p.suffix == ".py" or p.is_dir())]
-    assert len(entries) <= 8, sorted(entries)
+    entries = {p.name for p in PACKAGE.iterdir() if p.name != "__pycache__" and (p.suffix == ".py" or p.is_dir())}
+    assert entries == TOP
 
 
 def test_no_module_imports_itself_in_a_circle():
@@ -158,6 +163,38 @@ def test_the_modules_outside_the_engine_are_all_checked():
 def test_the_pages_take_the_engines_vocabulary_and_reach_the_search_through_the_solver_alone(path):
     engine = {name for name in imports(path) if name.startswith("webapp.engine")}
     assert engine <= VOCABULARY, f"{path.name} imports {sorted(engine - VOCABULARY)}"
+
+
+SERVING = PACKAGE / "serving"
+# What the serving layer may import besides itself: the standard library and the server's own packages. Not even the
+# engine's pacing: the game hands its searches a request's pace through costs.init_app's hook instead.
+SERVING_MAY_IMPORT = {"flask", "werkzeug", "gunicorn", "gevent"}
+
+
+@pytest.mark.parametrize("path", sorted(SERVING.glob("*.py")), ids=lambda p: p.name)
+def test_the_serving_layer_imports_nothing_of_the_game(path):
+    found = imported_by(path.read_text(), module_name(path), path.name == "__init__.py") - {UNKNOWN}
+    outside = {
+        name
+        for name in found
+        if name.split(".")[0] not in sys.stdlib_module_names | SERVING_MAY_IMPORT
+        and name != "webapp"
+        and not name.startswith("webapp.serving")
+    }
+    assert not outside, f"{path.name} imports {sorted(outside)}"
+
+
+def test_loading_the_serving_layer_loads_no_game_module():
+    names = ", ".join(module_name(path) for path in sorted(SERVING.glob("*.py")))
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {names}, sys; print(' '.join(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    loaded = {name for name in done.stdout.split() if name.startswith("webapp.")}
+    assert {name for name in loaded if not name.startswith("webapp.serving")} == set()
 
 
 def loaded_after(code: str) -> set[str]:

@@ -22,6 +22,8 @@ SLOW_MODULES = {
         "test_production.py",
         "test_scale_out.py",
         "test_friend_scale_out.py",
+        "test_friend_integrity.py",
+        "test_friend_streams.py",
         "test_deploy.py",
         "test_attacks.py",
     )
@@ -39,6 +41,7 @@ SERVER_FIXTURES = {
     "page",
     "open_page",
     "audit_page",
+    "pooled",  # a search pool's processes (tests/serving/test_searches.py), kept for the module
 }
 # Programs that are servers or browsers, refused in the fast tier as soon as a test starts one.
 SERVER_PROGRAMS = ("gunicorn", "redis-server", "haproxy", "chromium", "chrome", "playwright", "node", "wrk")

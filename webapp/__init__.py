@@ -12,23 +12,22 @@ def create_app(test_config=None):
     # Imported here so that the engine and its command line load without Flask.
     from werkzeug.middleware.proxy_fix import ProxyFix
 
+    from webapp.serving import compression, costs, security, settings
     from webapp.web import (
         api,
         assets,
-        compression,
-        costs,
+        budgets,
         errors,
         forms,
         friend,
         friend_actions,
+        friend_settings,
         friend_store,
         game,
         learn,
         randomness,
         rendering,
         review,
-        security,
-        settings,
         state,
     )
     from webapp.web.app import GameFlask
@@ -40,7 +39,7 @@ def create_app(test_config=None):
         instance_path=str(ROOT / "instance"),
     )
     app.config.from_mapping(
-        settings.FRIEND_DEFAULTS,
+        friend_settings.FRIEND_DEFAULTS,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=False,  # the cookie is still Secure whenever the request was HTTPS
@@ -49,7 +48,10 @@ def create_app(test_config=None):
         PORT=5000,
         PROXY_COUNT=settings.DEFAULT_PROXY_COUNT,
     )
-    app.config.update(settings.from_environment() if test_config is None else test_config)
+    if test_config is None:
+        app.config.update(settings.from_environment() | friend_settings.read_friend_settings())
+    else:
+        app.config.update(test_config)
     settings.require_secret_key(app)
 
     app.request_class = forms.GameRequest
@@ -64,7 +66,7 @@ def create_app(test_config=None):
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
         )
     errors.init_app(app)
-    costs.init_app(app)
+    costs.init_app(app, budgets.search_at_pace)
     friend_store.init_app(app)
     rendering.init_app(app)
     compression.init_app(app)

@@ -8,8 +8,8 @@ from browsing import DEVICES, board, choose, click_cell, finished, on_first_scre
 from playwright.sync_api import Page, expect
 
 from webapp.engine.rules import cell_name
+from webapp.serving.places import BUSY
 from webapp.solver import choose_move
-from webapp.web.places import BUSY
 
 
 def test_a_player_beats_easy(page: Page, live_server, console_errors, shoot):

@@ -129,7 +129,7 @@ UNBOUNDED_BY_DESIGN = {
     "webapp.learn.numbers.counted": "a board key of the catalogue",
     "webapp.learn.tournament._read_once": "no argument",
     "webapp.web.learn.tournament_results": "no argument",
-    "webapp.web.worker._with_deadlines": "the server's socket class",
+    "webapp.serving.worker._with_deadlines": "the server's socket class",
     "webapp.engine.exact.bitboard.bit_geometry": "a board's size and line length",
     "webapp.engine.big.facts._lines": "a board's size",
     "webapp.engine.exact.book.load": "no argument",

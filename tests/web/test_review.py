@@ -503,9 +503,9 @@ def test_a_big_boards_review_comes_in_pieces_that_the_page_fetches(client):
 
 
 def test_a_long_review_goes_on_from_where_the_last_piece_stopped_and_remembers_nothing(client, monkeypatch):
-    import webapp.web.costs
+    import webapp.web.budgets
 
-    monkeypatch.setattr(webapp.web.costs, "PIECE_SECONDS", 0.0)  # one move a piece
+    monkeypatch.setattr(webapp.web.budgets, "PIECE_SECONDS", 0.0)  # one move a piece
     moves = RACE_7
     first = text(client.get(f"/review/grades?board=7x7&moves={moves}&start=0", headers=HX))
     assert first.count('<li id="move-') == 1 and "Graded 1 of 9 moves so far." in first
@@ -551,9 +551,9 @@ def test_the_api_reviews_a_game_on_a_big_board(client):
 
 
 def test_the_api_reviews_a_long_game_in_pieces(client, monkeypatch):
-    import webapp.web.costs
+    import webapp.web.budgets
 
-    monkeypatch.setattr(webapp.web.costs, "PIECE_SECONDS", 0.0)
+    monkeypatch.setattr(webapp.web.budgets, "PIECE_SECONDS", 0.0)
     body = client.get(f"/api/review?board=7x7&moves={RACE_7}&start=3").get_json()
     assert [move["move"] for move in body["moves"]] == [4] and body["next"] == 4
     assert body["summary"] is None and body["turning_point"] is None

@@ -11,7 +11,7 @@ from webapp.engine.boards import BOARDS, position
 from webapp.learn import big_review
 from webapp.learn.review import MoveListError, parse_moves, positions, review, review_piece
 from webapp.solver import LEVELS, analyze, choose_move
-from webapp.web import costs, randomness
+from webapp.web import budgets, randomness
 from webapp.web.errors import refuse
 from webapp.web.present import status_of
 from webapp.web.review import MOVES_HELP, LinkError, linked_board, piece_start
@@ -98,7 +98,7 @@ def review_game():
     else:
         pace = pacing.current()
         began = pace.clock()
-        piece = review_piece(moves, board, start, more=lambda: pace.clock() - began < costs.PIECE_SECONDS)
+        piece = review_piece(moves, board, start, more=lambda: pace.clock() - began < budgets.PIECE_SECONDS)
         graded, following = piece.moves, piece.next
         turning = summary = None
         if start == 0 and following is None:  # the whole game in one piece

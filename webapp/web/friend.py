@@ -35,11 +35,12 @@ from werkzeug.wrappers import Response as BaseResponse
 from webapp.engine.rules import IllegalMoveError, InvalidMoveError
 from webapp.friend_game import SEATS, FriendGame
 from webapp.match import ConflictError, SettingError, StaleBoardError, check_board
-from webapp.web import costs, friend_store, presence, relay
+from webapp.serving import costs
+from webapp.serving.headers import vary_on
+from webapp.web import friend_store, presence, relay
 from webapp.web.forms import FormError, whole_number
 from webapp.web.friend_present import NO_UNDO, WATCHING, FriendView, friend_view
 from webapp.web.friend_store import ClientFull, StoreDown, StoreFull
-from webapp.web.headers import vary_on
 from webapp.web.rendering import is_htmx, page_or_fragment
 from webapp.web.state import GameSessionInterface
 

@@ -24,10 +24,10 @@ from werkzeug.wrappers import Response
 
 from webapp.friend_game import FriendGame, TransferError
 from webapp.match import SettingError, check_board
+from webapp.serving.headers import vary_on
 from webapp.web import friend, randomness, state
 from webapp.web.friend import changed, checked_code, context, cookie_seat, give_seat, loaded, seat_of, seat_view
 from webapp.web.friend_present import seat_words
-from webapp.web.headers import vary_on
 from webapp.web.rendering import page_or_fragment
 from webapp.web.state import GameSessionInterface
 

@@ -25,9 +25,9 @@ from webapp.match import (
     level_names,
     visible,
 )
+from webapp.serving.headers import vary_on
 from webapp.web import friend, friend_store, randomness, state
 from webapp.web.forms import FormError, optional_choice, whole_number
-from webapp.web.headers import vary_on
 from webapp.web.present import (
     ANSWERS,
     Confirmation,

@@ -14,7 +14,7 @@ from webapp.learn import charts, numbers
 from webapp.learn.tournament import StrengthFileError, standings, strength, tournament
 from webapp.learn.tree import COUNT_EMPTIES, Tree, explore, parse_path, root_board
 from webapp.match import LEVEL_NAMES
-from webapp.web import costs
+from webapp.web import budgets
 from webapp.web.errors import refuse
 from webapp.web.rendering import page_or_fragment
 
@@ -37,7 +37,7 @@ def tree_request() -> tuple[str, tuple[int, ...], bool]:
 
 def explored(board: str, path: tuple[int, ...], *, open_last: bool = True) -> Tree:
     try:
-        with pacing.within(costs.TREE_SECONDS):
+        with pacing.within(budgets.TREE_SECONDS):
             return explore(board, path, open_last=open_last)
     except ValueError as error:
         refuse(error)

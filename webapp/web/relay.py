@@ -13,7 +13,7 @@ gets one ``full`` event and ends: the page then follows its game by reloading it
 page without JavaScript does. Every stream begins with its page's current drawing unless the page already shows
 it (its key, sent as ``v`` or Last-Event-ID), so a page that reconnects after an outage resyncs to the store.
 
-When the worker is told to stop (SIGTERM, webapp.web.worker), every stream ends at once with a retry hint, and
+When the worker is told to stop (SIGTERM, webapp.serving.worker), every stream ends at once with a retry hint, and
 the browsers reconnect, to another instance or to this one once it is back.
 """
 
@@ -29,11 +29,11 @@ from typing import Any
 
 from flask import Flask, Response
 
+from webapp.serving.costs import connection_closed
 from webapp.web import friend_store, presence
-from webapp.web.costs import connection_closed
 from webapp.web.friend_store import Saved, StoreDown
 
-# A comment this often keeps a waiting stream within the server's 10 s idle deadline (webapp.web.worker).
+# A comment this often keeps a waiting stream within the server's 10 s idle deadline (webapp.serving.worker).
 HEARTBEAT_SECONDS = 5.0
 # A stream looks this often whether its page has closed the connection: writes alone notice it two heartbeats late.
 CHECK_SECONDS = 1.5

@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 from flask import Flask, current_app, make_response, render_template, request, url_for
 from markupsafe import Markup
 
-from webapp.web.headers import vary_on
+from webapp.serving.headers import vary_on
 
 # What Werkzeug leaves unescaped in a query string (werkzeug.urls._urlencode), so that the
 # addresses built here are the very ones url_for builds.

@@ -28,7 +28,7 @@ from webapp.learn.review import (
 from webapp.learn.squares import spot
 from webapp.match import LEVEL_NAMES, Settings, StaleBoardError, Table, check_difficulty, visible
 from webapp.solver import LEVELS
-from webapp.web import costs, randomness, state
+from webapp.web import budgets, randomness, state
 from webapp.web.rendering import is_htmx, page_or_fragment
 
 bp = Blueprint("review", __name__)
@@ -203,7 +203,7 @@ def grades():
         abort(400, description=str(error))
     pace = pacing.current()
     began = pace.clock()
-    piece = review_piece(moves, board, start, turning, lambda: pace.clock() - began < costs.PIECE_SECONDS)
+    piece = review_piece(moves, board, start, turning, lambda: pace.clock() - began < budgets.PIECE_SECONDS)
     final = positions(moves, board)[-1]
     summary = pointed = None
     if piece.next is None:

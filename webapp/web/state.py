@@ -47,7 +47,7 @@ from webapp.match import (
     check_board,
     new_game_id,
 )
-from webapp.web.headers import vary_on
+from webapp.serving.headers import vary_on
 
 # A cookie of another version is from before an update: its game starts again, its score is kept.
 VERSION = "6"

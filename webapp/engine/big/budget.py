@@ -83,7 +83,7 @@ class Budget:
 
 
 # What a move costs the server: the default budget of the Hard level. It fits inside a request's own deadline
-# (0.8 s of CPU, webapp.web.costs), so that the move the page plays is the one the strength matches measured, not
+# (0.8 s of CPU, webapp.serving.costs), so that the move the page plays is the one the strength matches measured, not
 # one cut short before its last checks; X's nodes fit inside the seconds on a machine of ordinary speed.
 DEFAULT_BUDGET = Budget(
     seconds=parameters.SECONDS,

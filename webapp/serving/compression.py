@@ -13,7 +13,7 @@ import zlib
 
 from flask import Flask, Response, request
 
-from webapp.web.headers import vary_on
+from webapp.serving.headers import vary_on
 
 COMPRESSIBLE = {"text/html", "application/json"}
 # Below this the gzip header and a second round trip through zlib are not worth it.

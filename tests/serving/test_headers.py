@@ -1,7 +1,7 @@
 import pytest
 from flask import Response
 
-from webapp.web.headers import vary_on
+from webapp.serving.headers import vary_on
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, abort, current_app, request
 
-from webapp.web.rendering import is_htmx
-
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 # The largest request the game makes, a whole 15×15 game's moves, is about 1 KB: a body may be four times that.
 BODY_BYTES = 4 * 1024
@@ -175,9 +173,16 @@ PAGE_CACHING = "private, no-cache"
 FRAGMENT_CACHING = "no-store"
 
 
+def _asks_for_a_fragment() -> bool:
+    """Whether htmx asked for a fragment: its HX-Request header, unless it is restoring a page from its history."""
+    # Read here, not from the pages' rendering: the serving layer imports nothing of the game (tests/test_layout.py).
+    environ = request.environ
+    return environ.get("HTTP_HX_REQUEST") == "true" and environ.get("HTTP_HX_HISTORY_RESTORE_REQUEST") != "true"
+
+
 def keep_out_of_shared_caches(response):
     if "Cache-Control" not in response.headers:
-        page = response.mimetype == "text/html" and not is_htmx() and response.status_code < 300
+        page = response.mimetype == "text/html" and not _asks_for_a_fragment() and response.status_code < 300
         response.headers["Cache-Control"] = PAGE_CACHING if page else FRAGMENT_CACHING
     return response
 

@@ -13,8 +13,8 @@ import time
 import pytest
 
 from webapp import create_app
-from webapp.web import costs, searches
-from webapp.web.places import Busy, SearchQueue
+from webapp.serving import costs, searches
+from webapp.serving.places import Busy, SearchQueue
 
 KEY = secrets.token_hex(32)
 BIG_BOARD = "." * 112 + "X" + "." * 112  # 15×15, X in the centre: Hard searches for its whole budget
@@ -137,7 +137,7 @@ def test_a_crashed_process_is_replaced(pooled):
 
 ORPHAN = """
 import os, signal, sys
-from webapp.web.searches import SearchPool
+from webapp.serving.searches import SearchPool
 pool = SearchPool(1, "webapp:create_app")
 pool.start()
 print(pool.pids()[0], flush=True)

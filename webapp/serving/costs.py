@@ -2,9 +2,9 @@
 
 A search is pure CPU work. Under gunicorn's gevent workers nothing interrupts it, so one 15×15 search
 held every other request of its worker until it ended (a health check waited 1.2 to 2.1 s behind one
-tree view), and nothing capped what a request could ask for (one 5×5 position cost 10 s). The engine
-reads its clock, its pauses and its deadline from a Pace (webapp.engine.pacing); each request here
-gets its own:
+tree view), and nothing capped what a request could ask for (one 5×5 position cost 10 s). Each request
+here gets a pace of its own (``RequestPace``: a clock, a pause, a beginning and a deadline), which the
+hook given to ``init_app`` hands to whatever searches (the game's engine reads it as a Pace):
 
 * **a clock of its own**: the CPU time of this request alone, not of the requests that ran while it
   paused, so that its searches get the budget they are given however busy the worker is;
@@ -13,15 +13,15 @@ gets its own:
 * **pauses that let others run**: every few milliseconds of search the request yields to gevent's
   hub, so that a health check or a 3×3 move waits for milliseconds, not for the search;
 * **one search per client**: a search's beginning claims its client's one search, and a request whose
-  client has another under way is refused there, before its first step (``webapp.web.places``); a
+  client has another under way is refused there, before its first step (``webapp.serving.places``); a
   client is an IPv4 address or an IPv6 /64 (``client_key``);
-* **a place in line**: a worker's searches take turns through a fair queue (``webapp.web.places``); a
+* **a place in line**: a worker's searches take turns through a fair queue (``webapp.serving.places``); a
   request whose wait would be too long is answered 429 with Retry-After, before its game changed. Cheap
   requests (every 3×3 move, the pages, the health check) never search long enough to ask for a place;
 * **an end when its client goes**: a search whose client has closed its connection leaves the line, or
   stops at its next pause, and gives its place back at once; its client's next request is not refused for it;
 * **a process of its own**: where the server has a search pool (``start_pool``, the Procfile's server), a
-  request that has its place runs again from the start in one of the pool's processes (``webapp.web.searches``),
+  request that has its place runs again from the start in one of the pool's processes (``webapp.serving.searches``),
   holding its place meanwhile, and the web worker only waits for the answer, serving others.
 
 A request asks for its place at its first pause: only a search that runs for a few milliseconds
@@ -41,19 +41,12 @@ from functools import cached_property
 from flask import Flask, g, request
 from werkzeug.exceptions import HTTPException
 
-from webapp.engine import pacing
-from webapp.web import searches
-from webapp.web.places import ClientGone, SearchQueue
+from webapp.serving import searches
+from webapp.serving.places import ClientGone, SearchQueue
 
 # All the searches of one request together, in CPU seconds of that request alone: rendering and the
 # rest of the request stay well inside the one second that no request may exceed.
 REQUEST_SECONDS = 0.8
-# The game tree's searches together: a tree page also draws every child of every node it opens, and at 0.65 s a
-# cold 15×15 tree reached 1.00 s on a slow, busy machine.
-TREE_SECONDS = 0.5
-# A piece of a big board's review grades moves until its searches have taken this long (a move takes 10 to 150 ms):
-# the rest of the request's second is drawing the piece, and the move in hand when the time came.
-PIECE_SECONDS = 0.35
 
 
 class RequestClock:
@@ -155,7 +148,8 @@ class RequestPace:
     """The pace of one request's searches (see the module's docstring).
 
     ``call`` is the request as it arrived, to run again in ``pool`` once it has its place (None: it searches here);
-    ``cancelled`` says whether a pool's parent has given up on this request (in a pool's process).
+    ``cancelled`` says whether a pool's parent has given up on this request (in a pool's process). A search reads
+    ``clock``, calls ``begin`` before its first step and ``pause`` every few milliseconds, and stops by ``deadline``.
     """
 
     def __init__(
@@ -173,7 +167,7 @@ class RequestPace:
         self.call, self.pool, self.cancelled = call, pool, cancelled
         self.clock = RequestClock()
         self.claimed = self.placed = self.abandoned = self.elsewhere = False
-        self.pace = pacing.Pace(self.clock, self.pause, self.clock() + REQUEST_SECONDS, self.begin)
+        self.deadline = self.clock() + REQUEST_SECONDS
         self.clock.add(spent)  # what the request cost its web worker before it came to a pool's process
 
     @cached_property
@@ -273,9 +267,9 @@ class Offloading:
 CALL, ELSEWHERE, SPENT = "costs.call", "costs.elsewhere", "costs.spent"
 
 
-def start_pool(app: Flask, processes: int, factory: str = "webapp.web.warm:warmed_app") -> searches.SearchPool:
-    """Give ``app`` a pool of ``processes`` search processes (as many places as processes), started now: in a
-    gevent worker, after it was patched and forked."""
+def start_pool(app: Flask, processes: int, factory: str) -> searches.SearchPool:
+    """Give ``app`` a pool of ``processes`` search processes (as many places as processes), each loading its app
+    from ``factory`` ("module:function"), started now: in a gevent worker, after it was patched and forked."""
     pool = searches.SearchPool(processes, factory)
     pool.start()
     app.extensions["search_places"].searches = processes
@@ -290,8 +284,14 @@ def stop_pool(app: Flask) -> None:
         pool.close()
 
 
-def init_app(app: Flask) -> None:
-    """Give each request its pace, and free its search's place when it ends, whatever happened."""
+# What makes a request's searches run at its pace, given the pace; it returns what undoes that when the request ends.
+# A hook, not an import of the engine's pacing: the serving layer imports nothing of the game (tests/test_layout.py).
+PaceHook = Callable[[RequestPace], Callable[[], None]]
+
+
+def init_app(app: Flask, run_at: PaceHook) -> None:
+    """Give each request its pace, handed to ``run_at``, and free its search's place when it ends, whatever
+    happened."""
     places = app.extensions["search_places"] = SearchQueue()
     app.wsgi_app = Offloading(app.wsgi_app, app)  # type: ignore[method-assign]
 
@@ -309,7 +309,7 @@ def init_app(app: Flask) -> None:
             cancelled=environ.get(searches.CANCELLED),
             spent=float(environ.get(SPENT, 0.0)) if searches.CANCELLED in environ else 0.0,
         )
-        g.pace, g.pace_token = paced, pacing.install(paced.pace)
+        g.pace, g.pace_undo = paced, run_at(paced)
 
     @app.errorhandler(Elsewhere)
     def run_elsewhere(error: Elsewhere) -> tuple[str, int]:
@@ -324,4 +324,4 @@ def init_app(app: Flask) -> None:
                 paced.clock.stop()  # its place is Offloading's to give back, after the pool's answer
             else:
                 paced.end()
-            pacing.uninstall(g.pop("pace_token"))
+            g.pop("pace_undo")()

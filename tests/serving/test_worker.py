@@ -10,9 +10,9 @@ import pytest
 from gunicorn.http.body import Body, LengthReader
 from gunicorn.http.unreader import SocketUnreader
 
-from webapp.web import worker
-from webapp.web.security import BODY_BYTES
-from webapp.web.worker import Arrival, Arriving, Stalled, _whole_body
+from webapp.serving import worker
+from webapp.serving.security import BODY_BYTES
+from webapp.serving.worker import Arrival, Arriving, Stalled, _whole_body
 
 
 class Trickle:

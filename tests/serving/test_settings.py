@@ -3,7 +3,7 @@ import secrets
 import pytest
 
 from webapp import create_app
-from webapp.web.settings import DEVELOPMENT_KEY, ConfigError, from_environment
+from webapp.serving.settings import DEVELOPMENT_KEY, ConfigError, from_environment
 
 LONG_ENOUGH = "Zq3-8vKx_Lr2mW9pTfYb7cHd4nGs6jAe"  # 32 characters, as random as a generated key
 
@@ -127,11 +127,3 @@ def test_a_server_started_with_fallbacks_gives_them_to_flask(monkeypatch):
     monkeypatch.setenv("SECRET_KEY", LONG_ENOUGH)
     monkeypatch.setenv("SECRET_KEY_FALLBACKS", "the key before, the one before that")
     assert create_app().config["SECRET_KEY_FALLBACKS"] == ["the key before", "the one before that"]
-
-
-@pytest.mark.parametrize("name", ["FRIEND_WAITING_SECONDS", "FRIEND_WAITING_PER_CLIENT", "FRIEND_GAMES_PER_CLIENT"])
-def test_the_per_client_friend_limits_are_read_and_checked(name):
-    assert from_environment({name: "7"})[name] == 7
-    for bad in ("0", "-1", "many", "10000000"):
-        with pytest.raises(ConfigError, match=f"{name} must be a whole number"):
-            from_environment({name: bad})

@@ -11,7 +11,7 @@ says whether the client has left, and is asked every LOOK_EVERY seconds while th
 told to stop, which it does at its search's next pause, and ``run`` raises Cancelled. A task queue over Redis (RQ,
 Celery) could stand behind the same interface.
 
-Each process is ``python -m webapp.web.searches FACTORY``, talking over its stdin and stdout in frames (a length,
+Each process is ``python -m webapp.serving.searches FACTORY``, talking over its stdin and stdout in frames (a length,
 then a pickle); it is spawned, never forked, because a gevent worker's hub and locks do not survive a fork. It
 exits when its parent goes: at the end of its stdin, and by the kernel's parent-death signal if the parent is
 killed. Nothing here knows the game: FACTORY names a function that returns a WSGI app.
@@ -149,7 +149,7 @@ class _Process:
 
     def __init__(self, factory: str, env: dict[str, str] | None):
         self.popen = subprocess.Popen(
-            [sys.executable, "-m", "webapp.web.searches", factory],
+            [sys.executable, "-m", "webapp.serving.searches", factory],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             cwd=ROOT,

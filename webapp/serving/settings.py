@@ -1,4 +1,5 @@
-"""Configuration from the environment, as a PaaS provides it."""
+"""The serving settings from the environment, as a PaaS provides them (the friend games' own are in
+webapp.web.friend_settings)."""
 
 from __future__ import annotations
 
@@ -17,18 +18,9 @@ class ConfigError(SystemExit):
 
 
 def from_environment(environ: Mapping[str, str] = os.environ) -> dict:
-    """The settings found in the environment: SECRET_KEY (and SECRET_KEY_FALLBACKS, the keys it replaced), PORT,
-    SITE_URL, PROXY_COUNT, and the friend games' store
-    (REDIS_URL, else the SQLite file FRIEND_DATABASE) and limits (FRIEND_EXPIRY_SECONDS, FRIEND_GAMES_MOST,
-    FRIEND_CREATIONS_PER_MINUTE, FRIEND_WAITING_SECONDS, FRIEND_WAITING_PER_CLIENT, FRIEND_GAMES_PER_CLIENT)."""
+    """The serving settings found in the environment: SECRET_KEY (and SECRET_KEY_FALLBACKS, the keys it replaced),
+    PORT, SITE_URL and PROXY_COUNT."""
     config: dict[str, object] = {"PROXY_COUNT": proxy_count(environ)}
-    if environ.get("REDIS_URL"):
-        config["REDIS_URL"] = environ["REDIS_URL"].strip()
-    if environ.get("FRIEND_DATABASE"):
-        config["FRIEND_DATABASE"] = environ["FRIEND_DATABASE"].strip()
-    for name, most in FRIEND_LIMITS.items():
-        if environ.get(name):
-            config[name] = whole_number_setting(environ, name, most)
     if environ.get("SECRET_KEY"):
         config["SECRET_KEY"] = environ["SECRET_KEY"]
     if environ.get("SECRET_KEY_FALLBACKS"):
@@ -49,49 +41,6 @@ def key_fallbacks(text: str) -> list[str]:
     ['old-key-1', 'old-key-2']
     """
     return [key.strip() for key in text.split(",") if key.strip()]
-
-
-# The friend games' limits and their largest values: a game lives a day without a move, the store holds 10,000
-# live games (a few MB), and a client creates at most 5 games a minute.
-FRIEND_DEFAULTS = {
-    "FRIEND_EXPIRY_SECONDS": 86_400,
-    "FRIEND_GAMES_MOST": 10_000,
-    "FRIEND_CREATIONS_PER_MINUTE": 5,
-    # A game nobody has joined lives an hour; one client (an IPv4 address, an IPv6 /64) may have 10 such games and
-    # 40 live games in all, so that filling the store takes 250 clients.
-    "FRIEND_WAITING_SECONDS": 3_600,
-    "FRIEND_WAITING_PER_CLIENT": 10,
-    "FRIEND_GAMES_PER_CLIENT": 40,
-    # Live streams one worker holds (webapp.web.relay): a person's tabs and a household's pages fit the first; the
-    # third keeps a worker's streams under 100 MB.
-    "FRIEND_STREAMS_PER_CLIENT": 20,
-    "FRIEND_STREAMS_PER_GAME": 2000,
-    "FRIEND_STREAMS_PER_WORKER": 3000,
-}
-FRIEND_LIMITS = {
-    "FRIEND_EXPIRY_SECONDS": 30 * 86_400,
-    "FRIEND_GAMES_MOST": 10_000_000,
-    "FRIEND_CREATIONS_PER_MINUTE": 1000,
-    "FRIEND_WAITING_SECONDS": 86_400,
-    "FRIEND_WAITING_PER_CLIENT": 10_000,
-    "FRIEND_GAMES_PER_CLIENT": 100_000,
-    # Open live streams in each worker: per client, per game, and all together (webapp.web.relay).
-    "FRIEND_STREAMS_PER_CLIENT": 10_000,
-    "FRIEND_STREAMS_PER_GAME": 100_000,
-    "FRIEND_STREAMS_PER_WORKER": 100_000,
-}
-
-
-def whole_number_setting(environ: Mapping[str, str], name: str, most: int) -> int:
-    """A setting that is a whole number from 1 to ``most``.
-
-    >>> whole_number_setting({"FRIEND_GAMES_MOST": "500"}, "FRIEND_GAMES_MOST", 1000)
-    500
-    """
-    text = environ[name].strip()
-    if not (text.isdigit() and 1 <= int(text) <= most):
-        raise ConfigError(f"{name} must be a whole number from 1 to {most:,}, not {text!r}.")
-    return int(text)
 
 
 # A PaaS router is one proxy, and it appends the address it saw to X-Forwarded-For.
@@ -186,7 +135,7 @@ def run_by_flask_cli() -> bool:
     FLASK_DEBUG=1 alone must not be enough: set on a production server by mistake, it would sign
     everyone's cookies with a key that is published in this file.
     """
-    # gunicorn's arbiter, not just any gunicorn module: the worker class (webapp.web.worker) may be imported
+    # gunicorn's arbiter, not just any gunicorn module: the worker class (webapp.serving.worker) may be imported
     # elsewhere, by a test or a tool, without a server.
     return os.environ.get("FLASK_RUN_FROM_CLI") == "true" and "gunicorn.arbiter" not in sys.modules
 

@@ -36,6 +36,7 @@ import io
 import os
 import socket
 import time
+from collections.abc import Callable
 from contextlib import suppress
 from functools import cache
 from typing import TYPE_CHECKING
@@ -45,8 +46,7 @@ from gevent.event import Event
 from gunicorn.http.errors import LimitRequestHeaders, NoMoreData
 from gunicorn.workers.ggevent import GeventWorker
 
-from webapp.web import relay
-from webapp.web.security import BODY_BYTES, DRAIN_BYTES, discard
+from webapp.serving.security import BODY_BYTES, DRAIN_BYTES, discard
 
 IDLE_SECONDS = float(os.environ.get("CLIENT_IDLE_SECONDS", "10"))
 ARRIVAL_SECONDS = float(os.environ.get("CLIENT_ARRIVAL_SECONDS", "15"))
@@ -280,6 +280,10 @@ def _malloc_trim():
 class GameWorker(GeventWorker):
     """gunicorn's gevent worker, closing connections that stall (see the module's docstring)."""
 
+    # What the app asks to end at once when the worker is told to stop (gunicorn.conf.py: the friend pages' streams),
+    # given by the app's side: the serving layer names nothing of the game.
+    stopping: tuple[Callable[[], None], ...] = ()
+
     def run(self):
         self.connections = self.peak = 0
         if trim := _malloc_trim():
@@ -301,7 +305,8 @@ class GameWorker(GeventWorker):
     def handle_exit(self, sig, frame) -> None:
         # Open pages' streams would hold the stop until graceful_timeout: they end now, and the pages reconnect.
         super().handle_exit(sig, frame)
-        gevent.spawn(relay.stop_all)
+        for stop in self.stopping:
+            gevent.spawn(stop)
 
     def handle(self, listener, client: socket.socket, addr):
         # The socket's class gains the deadlines: gunicorn reads and writes through these very methods.

@@ -4,8 +4,8 @@ import threading
 
 import pytest
 
-from webapp.web import places
-from webapp.web.places import Busy, ClientGone, SearchQueue
+from webapp.serving import places
+from webapp.serving.places import Busy, ClientGone, SearchQueue
 
 
 class Search:

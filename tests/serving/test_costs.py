@@ -9,8 +9,9 @@ from support import HX, page, send
 from webapp.engine import pacing
 from webapp.engine.boards import board_for, position
 from webapp.engine.rules import InvalidMoveError
-from webapp.web import costs, learn
-from webapp.web.places import Busy, ClientGone, SearchQueue
+from webapp.serving import costs
+from webapp.serving.places import Busy, ClientGone, SearchQueue
+from webapp.web import budgets, learn
 
 
 @pytest.fixture
@@ -65,7 +66,7 @@ def test_the_game_trees_searches_stop_sooner_than_a_games_to_leave_time_for_draw
     monkeypatch.setattr(learn, "explore", explore)
     answer = client.get(path, query_string={"board": "15x15", "path": "112"})
     assert answer.status_code == 400
-    assert costs.TREE_SECONDS - 0.1 < left[0] <= costs.TREE_SECONDS < costs.REQUEST_SECONDS
+    assert budgets.TREE_SECONDS - 0.1 < left[0] <= budgets.TREE_SECONDS < costs.REQUEST_SECONDS
 
 
 def test_a_search_that_paused_gives_its_place_back_when_the_request_ends(client):
@@ -164,17 +165,17 @@ def test_the_request_clock_leaves_out_the_time_it_spent_paused():
 def test_a_search_claims_its_client_when_it_begins_and_asks_for_a_place_at_its_first_pause():
     places = SearchQueue(searches=1, limit=0, hold=0)
     paced = costs.RequestPace(places, "192.0.2.1")
-    paced.pace.begin()
-    paced.pace.begin()  # the request's next search: the client's claim is its own already
+    paced.begin()
+    paced.begin()  # the request's next search: the client's claim is its own already
     assert set(places.searching) == {"192.0.2.1"} and places.running == {}
     paced.pause()
     paced.pause()
     assert paced.placed and set(places.running) == {"192.0.2.1"}
     same = costs.RequestPace(places, "192.0.2.1")
     with pytest.raises(Busy):
-        same.pace.begin()  # the same client's other request: refused before its first step
+        same.begin()  # the same client's other request: refused before its first step
     other = costs.RequestPace(places, "192.0.2.2")
-    other.pace.begin()
+    other.begin()
     with pytest.raises(Busy):
         other.pause()  # no wait is allowed, and the place is taken
     other.end()

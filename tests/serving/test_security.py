@@ -7,7 +7,7 @@ from flask import redirect
 from support import HX, full_15x15_draw, page, send
 
 from webapp.match import Table
-from webapp.web.security import BODY_BYTES, keep_redirects_on_this_site
+from webapp.serving.security import BODY_BYTES, keep_redirects_on_this_site
 
 
 def test_every_page_carries_the_security_headers(client):
