@@ -185,6 +185,16 @@ BAD_LINKS = [
     ("board=4x4&moves=16", "Move 1 is “16”, which is not a square: squares are numbered 0 to 15"),
     ("board=15x15&moves=225", "squares are numbered 0 to 224"),
     ("board=4x4&moves=0.4.1.5.2.6.3.7", "comes after the game ended when X won on move 7"),
+    # How a game ended off the board: one of three words, and never on a board its moves already end.
+    ("moves=4.0&ending=resigned", "the game ended “resigned”, which is not a way a game ends: choose resigned-x,"),
+    ("moves=4.0&ending=RESIGNED-X", "the game ended “RESIGNED-X”, which is not a way a game ends"),
+    ("moves=4.0&ending=", "the game ended “”, which is not a way a game ends"),
+    ("moves=4.0&ending=%3Cscript%3E", "the game ended “&lt;script&gt;”, which is not"),
+    ("moves=4.0&ending=agreed%E2%80%AE", "the game ended “agreed\\u202e”, which is not"),
+    ("moves=4.0&ending=" + "x" * 100, "the game ended “" + "x" * 40 + "…”"),
+    ("moves=0.3.1.4.2&ending=resigned-o", "ended by resignation, but its moves already end it in X winning"),
+    ("moves=0.1.2.4.3.5.7.6.8&ending=agreed", "ended by agreement, but its moves already end it in a draw"),
+    ("board=15x15&moves=0.15.1.16.2.17.3.18.4&ending=agreed", "already end it in X winning: leave ending out"),
 ]
 
 
@@ -210,6 +220,49 @@ def test_a_bad_link_with_htmx_gets_the_message_alone(client):
     response = client.get("/review?moves=4.4", headers=HX)
     assert response.status_code == 400
     assert "<html" not in text(response) and "already taken" in text(response)
+
+
+@pytest.mark.parametrize(
+    ("ending", "result"),
+    [("resigned-o", "O resigned: X wins."), ("resigned-x", "X resigned: O wins."), ("agreed", "Drawn by agreement.")],
+)
+def test_a_review_of_a_game_ended_off_the_board_states_its_result(client, ending, result):
+    plain = text(client.get("/review?moves=4.0"))
+    html = text(client.get(f"/review?moves=4.0&ending={ending}"))
+    assert "You are looking at move 2 of 2: O top-left. " + result in html
+    assert "O top-left. X to move." in plain and result not in plain
+    # The grades and the summary are those of the moves alone.
+    assert re.findall(r'<ol class="move-list".*?</ol>', html, re.S) == re.findall(
+        r'<ol class="move-list".*?</ol>', plain.replace("&amp;at=", f"&amp;ending={ending}&amp;at="), re.S
+    )
+    assert re.search(r'id="review-summary".*?</p>', html, re.S).group(0) == re.search(
+        r'id="review-summary".*?</p>', plain, re.S
+    ).group(0)
+    # Every step, the link to share and the plain history carry the ending; only the end of the game states it.
+    assert f'href="/review?moves=4.0&amp;ending={ending}&amp;at=1"' in html
+    assert (
+        f"/review?moves=4.0&amp;ending={ending}</" in html or f'value="/review?moves=4.0&amp;ending={ending}"' in html
+    )
+    assert f'href="/?at=2&amp;moves=4.0&amp;ending={ending}">Hide the grades' in html
+    earlier = text(client.get(f"/review?moves=4.0&ending={ending}&at=1", headers=HX))
+    assert "move 1 of 2: X centre. O to move." in earlier and result not in earlier
+    end = text(client.get(f"/review?moves=4.0&ending={ending}&at=2", headers=HX))
+    assert (
+        f'<p id="review-status" hx-swap-oob="innerHTML">You are looking at move 2 of 2: O top-left. {result}</p>' in end
+    )
+    assert result in text(client.get(f"/?moves=4.0&ending={ending}"))  # the history without grades says so too
+
+
+def test_a_big_boards_review_of_a_resignation_says_so_and_grades_as_without_it(client):
+    html = text(client.get("/review?board=15x15&moves=112.0&ending=resigned-o"))
+    assert "You are looking at move 2 of 2: O top-left. O resigned: X wins." in html
+    grader = re.search(r'<div id="review-grader" hx-get="([^"]+)"', html).group(1).replace("&amp;", "&")
+    assert grader == "/review/grades?board=15x15&moves=112.0&ending=resigned-o&start=0"
+    piece = text(client.get(grader, headers=HX))
+    plain = text(client.get("/review/grades?board=15x15&moves=112.0&start=0", headers=HX))
+    assert piece == plain.replace("&amp;at=", "&amp;ending=resigned-o&amp;at=")
+    response = client.get("/review/grades?board=15x15&moves=112.0&ending=gave-up&start=0", headers=HX)
+    assert response.status_code == 400 and "which is not a way a game ends" in text(response)
 
 
 # --- the JSON twin ----------------------------------------------------------------------------

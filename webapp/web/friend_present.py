@@ -100,6 +100,15 @@ class FriendView:
     def board_param(self) -> str | None:
         return None if self.game.board == "3x3" else self.game.board
 
+    @property
+    def review_ending(self) -> str | None:
+        """The Review link's ``ending`` (review.ENDINGS): how the round ended off the board, None on the board."""
+        if self.game.ending == AGREED:
+            return "agreed"
+        if self.game.resigned:
+            return f"resigned-{self.game.side_of(self.game.resigned).lower()}"
+        return None
+
 
 def friend_view(code: str, game: FriendGame, version: int, seat: str | None, link: str) -> FriendView:
     """The page of ``game`` as ``seat`` (or a watcher) sees it."""

@@ -59,6 +59,34 @@ def linked_board(args) -> Board:
     return board
 
 
+class EndingError(LinkError):
+    """A link's ``ending`` is not a way a game ends off the board, or its moves had already ended the game."""
+
+
+# How a friend game ended off the board (friend_present.review_ending), as a link's ``ending`` says, and the words
+# the review states it in, as it states a win or a draw.
+ENDINGS = {"resigned-x": "X resigned: O wins.", "resigned-o": "O resigned: X wins.", "agreed": "Drawn by agreement."}
+
+
+def linked_ending(args, final: Position) -> str | None:
+    """The ``ending`` of a link, None without one; refused when the moves already end the game on the board."""
+    text = args.get("ending")
+    if text is None:
+        return None
+    if text not in ENDINGS:
+        raise EndingError(
+            f"The link says the game ended “{echo(text)}”, which is not a way a game ends: "
+            f"choose {', '.join(list(ENDINGS)[:-1])} or {list(ENDINGS)[-1]}, or leave ending out."
+        )
+    if final.is_over():
+        result = "a draw" if final.is_draw() else f"{final.winner} winning"
+        raise EndingError(
+            f"The link says the game ended by {'agreement' if text == 'agreed' else 'resignation'}, but its moves "
+            f"already end it in {result}: leave ending out."
+        )
+    return text
+
+
 def board_key(board: Board) -> str | None:
     """The ``board`` parameter of a link: left out for 3×3, so that older links and new ones agree."""
     return None if board == DEFAULT else board.key
@@ -125,10 +153,11 @@ def show_game(graded: bool):
     """
     try:
         board, moves, at = read_link()
+        seen = positions(moves, board)
+        ending = linked_ending(request.args, seen[-1])
     except ValueError as error:
         return link_problem(error)
     table = state.load_table().table
-    seen = positions(moves, board)
     you = reader(moves, seen[-1])
     game = review(moves, you, board) if graded and board.is_solved() else None
     if at is None:
@@ -153,16 +182,21 @@ def show_game(graded: bool):
         at=at,
         total=len(moves),
         pos=pos,
-        where=status_words(moves, at, pos),
+        ending=ending,
+        where=status_words(moves, at, pos, ending),
         cells=board_cells(pos, moves[at - 1] if at else None, picked),
         previous=moves[at - 2] if at > 1 else None,
         items=move_list(moves, game.moves if game else (), board.n),
         game=game,
         # A big board's review: its grades come in pieces, from this address (see grades).
-        grader=url_for("review.grades", board=key, moves=moves_text, start=0) if graded and game is None else None,
+        grader=url_for("review.grades", board=key, moves=moves_text, ending=ending, start=0)
+        if graded and game is None
+        else None,
         picked=picked,
         explanation=explain(picked, board.n) if picked else "",
-        link=share_link(url_for(endpoint, board=key, moves=moves_text or None, at=at if at != len(moves) else None)),
+        link=share_link(
+            url_for(endpoint, board=key, moves=moves_text or None, ending=ending, at=at if at != len(moves) else None)
+        ),
         # A visitor with a game of their own goes back to it; one who came by a link has none yet.
         has_game=bool(table.moves),
     )
@@ -199,12 +233,13 @@ def grades():
         if board.is_solved() or not moves:
             raise LinkError("Only a game on 7×7 or 15×15 is graded in pieces, and it needs a move at least.")
         start, turning = piece_start(request.args, len(moves))
+        final = positions(moves, board)[-1]
+        ending = linked_ending(request.args, final)
     except ValueError as error:
         abort(400, description=str(error))
     pace = pacing.current()
     began = pace.clock()
     piece = review_piece(moves, board, start, turning, lambda: pace.clock() - began < budgets.PIECE_SECONDS)
-    final = positions(moves, board)[-1]
     summary = pointed = None
     if piece.next is None:
         # The move the pieces pointed to is graded again, not taken on trust from the address.
@@ -219,6 +254,7 @@ def grades():
         board=board,
         board_param=key,
         moves_text=moves_text,
+        ending=ending,
         items=move_list(moves, piece.moves, board.n)[start : start + len(piece.moves)],
         graded_count=start + len(piece.moves),
         total=len(moves),
@@ -226,7 +262,9 @@ def grades():
         pointed=pointed.number if summary and pointed else None,
         grader=None
         if piece.next is None
-        else url_for("review.grades", board=key, moves=moves_text, start=piece.next, turning=piece.turning),
+        else url_for(
+            "review.grades", board=key, moves=moves_text, ending=ending, start=piece.next, turning=piece.turning
+        ),
     )
 
 
@@ -237,18 +275,20 @@ def share_link(path: str) -> str:
     return current_app.config.get("SITE_URL", "") + path
 
 
-def status_words(moves: tuple[int, ...], at: int, pos: Position) -> str:
-    """Where the reader is in the game, such as "You are looking at move 3 of 7: X top-left."."""
+def status_words(moves: tuple[int, ...], at: int, pos: Position, ending: str | None = None) -> str:
+    """Where the reader is in the game, such as "You are looking at move 3 of 7: X top-left."; at its end, how
+    the game ended: on the board, or by the link's ``ending`` (a resignation or an agreed draw)."""
     total = len(moves)
+    ended = f" {ENDINGS[ending]}" if ending and at == total else ""
     if total == 0:
-        return "You are looking at the empty board, before the first move."
+        return f"You are looking at the empty board, before the first move.{ended}"
     if at == 0:
         return f"You are looking at the start of the game, before move 1 of {total}."
     n = pos.geometry.n
     where = f"You are looking at move {at} of {total}: {pos.board[moves[at - 1]]} {spot(moves[at - 1], n)}"
     if pos.is_over():
         return f"{where}. {'It is a draw.' if pos.is_draw() else f'{pos.winner} wins.'}"
-    return f"{where}. {pos.to_move} to move."
+    return f"{where}.{ended}" if ended else f"{where}. {pos.to_move} to move."
 
 
 def shared_position():
