@@ -96,6 +96,47 @@ def test_a_draw_offered_is_accepted_and_counted_as_a_draw(app, pair):
     assert status_of(app.test_client().get(address)) == "It's a draw: the players agreed to it."
 
 
+def review_link(page) -> str:
+    """The address of the finished round's Review link."""
+    return re.search(r'id="review-button" href="([^"]+)">Review</a>', page.text).group(1).replace("&amp;", "&")
+
+
+@pytest.mark.parametrize("board", ["3x3", "15x15"])
+def test_the_review_of_a_resigned_round_carries_the_ending_and_says_who_resigned(app, board):
+    inviter, friend = app.test_client(), app.test_client()
+    address = start(inviter, board)
+    friend.get(address, headers=NAVIGATION)
+    move(inviter, address, 0)
+    friend.post(f"{address}/resign", data={"confirm": "1"}, headers=HTMX)
+    for client in (inviter, friend, app.test_client()):  # both seats and a watcher
+        link = review_link(client.get(address))
+        shown = "" if board == "3x3" else f"board={board}&"
+        assert link == f"/review?{shown}moves=0&ending=resigned-o"
+        review = client.get(link)
+        assert review.status_code == 200
+        assert "You are looking at move 1 of 1: X top-left. O resigned: X wins." in words(review)
+
+
+def test_the_review_of_an_agreed_draw_carries_the_ending_and_says_drawn_by_agreement(pair):
+    inviter, friend, address = pair
+    move(inviter, address, 4)
+    move(friend, address, 0)
+    inviter.post(f"{address}/draw", data={"answer": "offer"}, headers=HTMX)
+    friend.post(f"{address}/draw", data={"answer": "accept"}, headers=HTMX)
+    link = review_link(inviter.get(address))
+    assert link == "/review?moves=4.0&ending=agreed" == review_link(friend.get(address))
+    assert "move 2 of 2: O top-left. Drawn by agreement." in words(inviter.get(link))
+
+
+def test_the_review_of_a_round_won_on_the_board_has_no_ending(pair):
+    inviter, friend, address = pair
+    for seat, cell in ((inviter, 0), (friend, 3), (inviter, 1), (friend, 4), (inviter, 2)):
+        move(seat, address, cell)
+    link = review_link(inviter.get(address))
+    assert link == "/review?moves=0.3.1.4.2"
+    assert "move 5 of 5: X top-right. X wins." in words(inviter.get(f"{link}&at=5"))  # it opens on O's mistake
+
+
 def test_a_declined_draw_plays_on_and_waits_a_move_before_another_offer(pair):
     inviter, friend, address = pair
     inviter.post(f"{address}/draw", data={"answer": "offer"})
