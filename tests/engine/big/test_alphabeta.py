@@ -91,9 +91,18 @@ def reference(game: Gomoku, depth: int, ply: int) -> int:
 def test_the_windowed_search_with_its_table_finds_the_plain_negamax_value(board, depth):
     g = Gomoku.from_text(board, 7, 5)
     expected = reference(g, depth, 0)
-    s = alphabeta.AlphaBeta(g, Meter())
+    # Late-move reductions make the value a judgement, not the plain negamax one: off here (never reached below).
+    s = alphabeta.AlphaBeta(g, Meter(), reduce_from=parameters.MAX_DEPTH)
     assert s.negamax(depth, -alphabeta.INF, alphabeta.INF, 0) == expected
     assert g.text == board  # every move taken back
+
+
+@pytest.mark.parametrize("board", MIDDLEGAMES)
+def test_reductions_leave_the_searches_shallower_than_their_depth_exact(board):
+    g = Gomoku.from_text(board, 7, 5)
+    depth = parameters.LMR_DEPTH - 1
+    s = alphabeta.AlphaBeta(g, Meter())
+    assert s.negamax(depth, -alphabeta.INF, alphabeta.INF, 0) == reference(g, depth, 0)
 
 
 @pytest.mark.parametrize("board", MIDDLEGAMES)

@@ -20,7 +20,16 @@ from webapp.engine.big.budget import Exhausted, Meter, OutOfBudget
 from webapp.engine.big.lines import DOUBLE_W as DOUBLE
 from webapp.engine.big.lines import FOUR_W as FOUR
 from webapp.engine.big.moves import width
-from webapp.engine.big.parameters import FORCED_PLIES, INNER_NODES, LEAF_DEPTH, LEAF_NODES, MAX_DEPTH, TABLE_LIMIT
+from webapp.engine.big.parameters import (
+    FORCED_PLIES,
+    INNER_NODES,
+    LEAF_DEPTH,
+    LEAF_NODES,
+    LMR_DEPTH,
+    LMR_MOVES,
+    MAX_DEPTH,
+    TABLE_LIMIT,
+)
 from webapp.engine.big.threats import ThreatSearch
 
 __all__ = ["INF", "MATE", "MATE_BOUND", "AlphaBeta"]
@@ -36,8 +45,10 @@ def _other(mark: str) -> str:
 class AlphaBeta:
     """One move's alpha-beta: its transposition table and caches, its nodes counted on the move's ``meter``."""
 
-    def __init__(self, game: Gomoku, meter: Meter, depth: int = MAX_DEPTH):
+    def __init__(self, game: Gomoku, meter: Meter, depth: int = MAX_DEPTH, reduce_from: int = LMR_DEPTH):
         self.game, self.meter, self.depth = game, meter, depth
+        # Late quiet moves are reduced with at least this depth left (a test turns it off to compare exact values).
+        self.reduce_from = reduce_from
         # Position key -> (depth, flag, value, best move): the transposition table.
         self.table: dict[int, tuple[int, int, int, int | None]] = {}
         # What ``fours`` found in each position it was asked about: the alpha-beta asks again of the same nodes at
@@ -88,6 +99,7 @@ class AlphaBeta:
         # The moves that meet the position's threats (``moves.py``): against a double in the making only its
         # answers can hold (the rest lose within four plies).
         wide = width(ply)
+        quiet = False  # the moves are the quiet ones (no threat met by rule), whose late ones may be reduced
         answers = game.answers(_other(me))
         if answers is not None and not answers:
             return -(MATE - ply - 4)
@@ -100,20 +112,34 @@ class AlphaBeta:
             if plies is not None:
                 return MATE - ply - plies
             moves = self.ordered(key, wide)
+            quiet = True
             threat = self.fours(_other(me), line=True)
             if threat is not None:
                 stops = set(threat) | set(game.threats(me, FOUR))
-                moves = game.valued([m for m in game.candidates if m in stops], wide) or moves
+                found = game.valued([m for m in game.candidates if m in stops], wide)
+                quiet = not found
+                moves = found or moves
         if first is not None and first in moves:
             moves.remove(first)
             moves.insert(0, first)
         start_alpha, best, chosen = alpha, -INF, None
         # The nodes at the horizon never ask which moves are worth searching: their stones need no candidates.
         place = game.play if depth > 1 else game.push
-        for move in moves:
+        for index, move in enumerate(moves):
             place(move)
             try:
-                value = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+                if index == 0:
+                    value = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+                else:
+                    # Principal-variation search: the first move is taken as best, each other only asked whether it
+                    # beats alpha (a null window, far cheaper), and searched in full when it does.
+                    reduced = depth - 1 - (quiet and depth >= self.reduce_from and index >= LMR_MOVES)
+                    value = -self.negamax(reduced, -alpha - 1, -alpha, ply + 1)
+                    if value > alpha and reduced < depth - 1:
+                        # A late quiet move searched shallower beat alpha: it gets its full depth.
+                        value = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < value < beta:
+                        value = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
             finally:
                 game.undo()
             if value > best:

@@ -64,6 +64,9 @@ TABLE_LIMIT = 200_000
 LEAF_NODES, INNER_NODES = 24, 40
 # Fours in those short searches: a VCF of a handful of moves.
 LEAF_DEPTH = 4
+# Late-move reductions: a quiet move from this index on, with at least this depth left, is searched a ply
+# shallower first, and at full depth only if it beats alpha.
+LMR_DEPTH, LMR_MOVES = 3, 3
 # A forced reply costs no depth until this ply, so that a long forcing line cannot run the search forever.
 FORCED_PLIES = 40
 
