@@ -518,7 +518,7 @@ def hint_text(board: str) -> str:
     >>> hint_text("." * 49)
     'Hint: the search prefers the centre; nothing is proved.'
     >>> hint_text("." * 96 + "XXX" + "." * 12 + "OO" + "." * 112)  # 15×15, O to move
-    "Hint: row 7, column 6 blocks X's open three."
+    "Hint: row 7, column 10 blocks X's open three."
     """
     marked, proved, keep = _hint(board)
     pos = position(board)
