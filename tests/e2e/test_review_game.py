@@ -143,7 +143,9 @@ def test_lose_to_impossible_then_review_step_and_play_from_an_earlier_move(visit
     expect(page.get_by_role("list", name="Moves").locator("[aria-current='step']")).to_have_count(1)
     if page.javascript:
         # The arrow keys step too while the list has focus, and the focus stays on the move shown.
-        page.get_by_role("list", name="Moves").locator("[aria-current='step']").focus()
+        shown = page.get_by_role("list", name="Moves").locator("[aria-current='step']")
+        expect(shown.locator(".move-number")).to_have_text(f"{k - 1}.")  # the list has caught up with the step
+        shown.focus()
         page.keyboard.press("ArrowRight")
         expect(where(page)).to_have_text(re.compile(rf"^You are looking at move {k} of"))
         expect(page.locator(".move-list [aria-current='step']")).to_be_focused()
