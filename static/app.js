@@ -907,17 +907,20 @@
 
   // A refused "Play a friend" (429, 503) puts the Mode dropdown back on the mode still played, so that the panel
   // never shows "Play a friend" over another mode's level pickers.
+  // The mode played is the one the game's fields name (partials/play.html), read after the answer has settled:
+  // a Computer vs Computer step may have redrawn the panel meanwhile.
   document.addEventListener("htmx:afterRequest", function (event) {
-    var select = event.detail && event.detail.elt;
-    if (!select || select.id !== "mode" || !event.detail.xhr) return;
-    if (event.detail.xhr.status < 400) {
-      select.played = select.value;
-      return;
-    }
-    var played = select.played;
-    Array.prototype.forEach.call(select.options, function (option) {
-      option.selected = played ? option.value === played : option.defaultSelected;
-    });
+    var asked = event.detail && event.detail.elt;
+    if (!asked || asked.id !== "mode" || !event.detail.xhr || event.detail.xhr.status < 400) return;
+    setTimeout(function () {
+      var select = document.getElementById("mode");
+      var fields = document.querySelector(".game-fields[data-mode]");
+      var played = fields && fields.getAttribute("data-mode");
+      if (!select || !played) return;
+      Array.prototype.forEach.call(select.options, function (option) {
+        option.selected = option.value === played;
+      });
+    }, 0);
   });
 
   // The live stream (webapp/web/relay.py), through a source of our own that the SSE extension uses: it reconnects
