@@ -45,7 +45,7 @@ def handle_http_error(error: HTTPException):
     # Werkzeug's stock descriptions are written for developers; keep only the ones we wrote.
     custom = error.description != type(error).description
     # A message may quote the request: never with its bidirectional controls, which would reorder the words.
-    message = visible(str(error.description or "")) if custom else PLAIN_WORDS.get(code, error.name)
+    message = visible(error.description or "") if custom else PLAIN_WORDS.get(code, error.name)
     if request.path.startswith("/api/"):
         response = current_app.make_response(({"error": message}, code))
     else:

@@ -55,19 +55,15 @@ REFRESH_SECONDS = 3
 MODE = "friend"
 
 
-class ExpiryText:
-    """The words for a link that leads to no game, with the expiry as FRIEND_EXPIRY_SECONDS sets it (read when
-    the page is drawn, so that every page says what the setting says)."""
-
-    def __str__(self) -> str:
-        expiry = presence.span_words(current_app.config["FRIEND_EXPIRY_SECONDS"])
-        return (
-            f"There is no game at this link. A game with a friend ends after {expiry} without a move, "
-            "so this one may have expired; or the link is not complete."
-        )
+def gone() -> str:
+    """The words for a link that leads to no game, with the expiry as FRIEND_EXPIRY_SECONDS sets it."""
+    expiry = presence.span_words(current_app.config["FRIEND_EXPIRY_SECONDS"])
+    return (
+        f"There is no game at this link. A game with a friend ends after {expiry} without a move, "
+        "so this one may have expired; or the link is not complete."
+    )
 
 
-GONE = ExpiryText()
 DOWN = (
     "Games with a friend are not available just now: their store does not answer. "
     "Please try again in a few minutes; meanwhile you can play the computer."
@@ -83,7 +79,7 @@ def store() -> friend_store.Store:
 
 def checked_code(code: str) -> str:
     if not CODE.fullmatch(code):
-        abort(404, description=GONE)
+        abort(404, description=gone())
     return code
 
 
@@ -103,14 +99,14 @@ def cookie_seat(code: str) -> tuple[str, int] | None:
     try:
         value = seat_signer().loads(text, max_age=lifetime)
     except (BadSignature, ValueError, RecursionError):
-        abort(404, description=GONE)
+        abort(404, description=gone())
     # "code:seat" as first given, "code:seat:moves" once the seat has moved.
     parts = value.split(":") if isinstance(value, str) else []
     if not (2 <= len(parts) <= 3 and parts[0] == code and parts[1] in SEATS):
-        abort(404, description=GONE)
+        abort(404, description=gone())
     moved = parts[2] if len(parts) == 3 else "0"
     if not (moved.isdigit() and len(moved) < 10):
-        abort(404, description=GONE)
+        abort(404, description=gone())
     return parts[1], int(moved)
 
 
@@ -150,11 +146,11 @@ def loaded(code: str) -> tuple[FriendGame, int]:
     except StoreDown:
         abort(503, description=DOWN)
     if saved is None:
-        abort(404, description=GONE)
+        abort(404, description=gone())
     try:
         return FriendGame.from_line(saved.line), saved.version
     except ValueError:
-        abort(404, description=GONE)
+        abort(404, description=gone())
 
 
 def changed(code: str, change) -> tuple[FriendGame, int]:
@@ -380,7 +376,7 @@ def stream_drawing(
     each stream of that role, outside any request (as if at ``site``, for the link's address)."""
     with app.test_request_context(f"{bp.url_prefix}/{code}", base_url=site):
         if saved is None:
-            return render_template("partials/friend_gone.html", gone=GONE)
+            return render_template("partials/friend_gone.html", gone=gone())
         seat = None if role == relay.WATCHING else role
         game = FriendGame.from_line(saved.line)
         return render_template(

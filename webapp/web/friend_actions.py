@@ -149,10 +149,10 @@ def opened_transfer(code: str, token: str) -> str:
     except SignatureExpired:
         abort(410, description=USED)
     except (BadSignature, ValueError, RecursionError):
-        abort(404, description=friend.GONE)
+        abort(404, description=friend.gone())
     link_code, _, nonce = value.partition(":") if isinstance(value, str) else ("", "", "")
     if link_code != code:
-        abort(404, description=friend.GONE)
+        abort(404, description=friend.gone())
     return nonce
 
 
