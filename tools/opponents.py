@@ -1,7 +1,8 @@
 """The opponents Hard is measured against on the big boards (``python -m tools.strength``).
 
-- ``rapfi``: Rapfi, a Gomocup engine, at a node limit (2,000 a move by default), 15×15 only; played only when
-  ``RAPFI`` names its binary (``tools/rapfi.py``).
+- ``rapfi``, ``rapfi-strong`` and ``rapfi-timed``: Rapfi, a Gomocup engine, 15×15 only, at a node limit (2,000
+  and 10,000 a move by default) or a time limit (100 ms a move by default, so it depends on the machine); played
+  only when ``RAPFI`` names its binary (``tools/rapfi.py``).
 - ``threatspace``: the ThreatSpace player of the ``gomoku`` 0.1.0 package (an Allis-style threat-space
   search over threes and fours, then a heuristic), 15×15 only. Installed by the ``strength`` extra.
 - ``mcts``: OpenSpiel's MCTS bot on its ``mnk`` game, random rollouts; by default the C++ bot of
@@ -47,11 +48,12 @@ def level(name: str) -> Player:
     return play
 
 
-def rapfi(nodes: int = 2000) -> RapfiPlayer:
-    """Rapfi at ``nodes`` nodes a move (15×15 only); RapfiError if ``RAPFI`` names no binary."""
+def rapfi(nodes: int = 2000, turn_ms: int = 0) -> RapfiPlayer:
+    """Rapfi at ``nodes`` nodes a move, or at ``turn_ms`` milliseconds a move when given (15×15 only);
+    RapfiError if ``RAPFI`` names no binary."""
     from tools import rapfi as client
 
-    return client.player(nodes)
+    return client.player(nodes, turn_ms=turn_ms)
 
 
 def threatspace(seed: int) -> Player:

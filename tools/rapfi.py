@@ -3,7 +3,8 @@
 Rapfi is a separate program and no part of this project: ``RAPFI`` names its binary, whose ``config.toml``
 and model file sit in the binary's folder (its working directory). The client asks for one move at a time:
 each call sends the whole position after clearing Rapfi's hash table, with 1 thread and a node limit, so a
-call's answer depends on the position alone and is the same every time.
+call's answer depends on the position alone and is the same every time; or, given ``turn_ms``, a time limit
+instead, whose answers depend on the machine and on how busy it is.
 
 The protocol's coordinates are ``x,y`` = column, row. ``BOARD`` lists the stones as ``x,y,1`` for the side to
 move and ``x,y,2`` for the other, here X and O alternately; ``INFO rule 0`` is free-style (five or more wins),
@@ -88,7 +89,14 @@ def cell_of(coord: str) -> int:
 class Rapfi:
     """One Rapfi process, started again after a crash or a hang; one call at a time."""
 
-    def __init__(self, binary: str | None = None, nodes: int = 2000, memory_mb: int = 64, timeout: float | None = None):
+    def __init__(
+        self,
+        binary: str | None = None,
+        nodes: int = 2000,
+        memory_mb: int = 64,
+        timeout: float | None = None,
+        turn_ms: int = 0,
+    ):
         found = binary or os.environ.get("RAPFI")
         if not found:
             raise RapfiError("Set RAPFI to the path of a Rapfi binary (with its config.toml beside it).")
@@ -96,7 +104,9 @@ class Rapfi:
         if not (self.binary.is_file() and os.access(self.binary, os.X_OK)):
             raise RapfiError(f"RAPFI names {self.binary}, which is not a program.")
         self.nodes, self.memory_mb = nodes, max(16, memory_mb)  # below 10 MB Rapfi refuses the memory limit
-        self.timeout = timeout if timeout is not None else 30 + nodes / 20_000
+        # With a turn's milliseconds, the clock alone ends a search (Rapfi keeps 30 ms of them in reserve).
+        self.turn_ms = max(0, turn_ms)
+        self.timeout = timeout if timeout is not None else 30 + nodes / 20_000 + self.turn_ms / 1000
         self.proc: subprocess.Popen | None = None
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.restarts = 0
@@ -121,8 +131,12 @@ class Rapfi:
         for info in ("rule 0", "THREAD_NUM 1", f"MAX_MEMORY {self.memory_mb << 20}", "PONDERING 0"):
             self._send(f"INFO {info}")
         self._send("INFO TIMEOUT_MATCH 0")
-        self._send("INFO TIMEOUT_TURN 0")  # no time limit: the nodes alone end a search
-        self._send(f"INFO MAX_NODE {self.nodes}")
+        if self.turn_ms:
+            self._send(f"INFO TIMEOUT_TURN {self.turn_ms}")
+            self._send("INFO MAX_NODE 0")  # no node limit: the clock alone ends a search
+        else:
+            self._send("INFO TIMEOUT_TURN 0")  # no time limit: the nodes alone end a search
+            self._send(f"INFO MAX_NODE {self.nodes}")
         self._clear(30)
 
     def _kill(self) -> None:
@@ -262,6 +276,7 @@ class Player:
         return self.engine.move(board)
 
 
-def player(nodes: int = 2000, binary: str | None = None) -> Player:
-    """Rapfi at ``nodes`` nodes a move, as a player of this game's tools."""
-    return Player(Rapfi(binary, nodes))
+def player(nodes: int = 2000, binary: str | None = None, turn_ms: int = 0) -> Player:
+    """Rapfi at ``nodes`` nodes a move, or with ``turn_ms`` at so many milliseconds a move, as a player of this
+    game's tools."""
+    return Player(Rapfi(binary, nodes, turn_ms=turn_ms))

@@ -42,8 +42,9 @@ GAMES = ROOT / "artifacts" / "strength" / "games.jsonl"
 BEGIN, END = "<!-- strength-table: begin (written by python -m tools.strength) -->", "<!-- strength-table: end -->"
 BOARDS = ("15x15", "7x7")
 # The order of the tables, and the order games are started in: the slowest first, so that two workers end together.
-OPPONENTS = ("mcts", "threatspace", "rapfi", "medium", "easy")
-FIFTEEN_ONLY = {"rapfi", "threatspace"}
+OPPONENTS = ("mcts", "threatspace", "rapfi-timed", "rapfi-strong", "rapfi", "medium", "easy")
+RAPFIS = {"rapfi", "rapfi-strong", "rapfi-timed"}
+FIFTEEN_ONLY = RAPFIS | {"threatspace"}
 # An MCTS move costs it seconds of CPU (about 40 s on 15×15): it plays this many openings of each half on each
 # board, not all, so that the run fits in an hour on 2 cores.
 MCTS_OPENINGS = 1
@@ -51,24 +52,39 @@ MCTS_OPENINGS = 1
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """What the opponents are given: Rapfi's nodes and MCTS's simulations a move."""
+    """What the opponents are given a move: Rapfi's nodes (and the strong Rapfi's, and the timed one's
+    milliseconds), and MCTS's simulations."""
 
     nodes: int = 2000
     simulations: int = 10_000
+    strong_nodes: int = 10_000
+    turn_ms: int = 100
 
     def name(self, opponent: str) -> str:
         """The opponent's name in the tables and on the page.
 
-        >>> Settings().name("rapfi"), Settings().name("mcts")
-        ('Rapfi at 2,000 nodes', 'MCTS at 10,000 simulations')
+        >>> Settings().name("rapfi"), Settings().name("rapfi-timed"), Settings().name("mcts")
+        ('Rapfi at 2,000 nodes', 'Rapfi at 100 ms a move', 'MCTS at 10,000 simulations')
         """
         return {
             "rapfi": f"Rapfi at {self.nodes:,} nodes",
+            "rapfi-strong": f"Rapfi at {self.strong_nodes:,} nodes",
+            "rapfi-timed": f"Rapfi at {self.turn_ms:,} ms a move",
             "threatspace": "ThreatSpace",
             "mcts": f"MCTS at {self.simulations:,} simulations",
             "medium": "Medium",
             "easy": "Easy",
         }[opponent]
+
+    def rapfi_limit(self, opponent: str) -> tuple[int, int]:
+        """The nodes and milliseconds a move one of the Rapfis is given (0 ms: the nodes alone end its search).
+
+        >>> Settings().rapfi_limit("rapfi-strong"), Settings().rapfi_limit("rapfi-timed")
+        ((10000, 0), (0, 100))
+        """
+        return {"rapfi": (self.nodes, 0), "rapfi-strong": (self.strong_nodes, 0), "rapfi-timed": (0, self.turn_ms)}[
+            opponent
+        ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +136,7 @@ def jobs(
 
 # --- playing, in a worker process ---------------------------------------------------------------------------
 
-_RAPFI: dict[int, RapfiPlayer] = {}
+_RAPFI: dict[tuple[int, int], RapfiPlayer] = {}
 
 
 def hard_player(level: str = "minimax") -> opponents.Player:
@@ -140,12 +156,13 @@ def hard_player(level: str = "minimax") -> opponents.Player:
 
 def opponent_player(job: Job, settings: Settings) -> opponents.Player:
     """The opponent of ``job``, made for that game (Rapfi's process is kept for the worker's next games)."""
-    if job.opponent == "rapfi":
-        if settings.nodes not in _RAPFI:
-            _RAPFI[settings.nodes] = opponents.rapfi(settings.nodes)
+    if job.opponent in RAPFIS:
+        limit = settings.rapfi_limit(job.opponent)
+        if limit not in _RAPFI:
+            _RAPFI[limit] = opponents.rapfi(*limit)
             if multiprocessing.parent_process() is not None:
-                multiprocessing.util.Finalize(None, _RAPFI[settings.nodes].engine.close, exitpriority=10)
-        return _RAPFI[settings.nodes]
+                multiprocessing.util.Finalize(None, _RAPFI[limit].engine.close, exitpriority=10)
+        return _RAPFI[limit]
     if job.opponent == "threatspace":
         return opponents.threatspace(job.seed)
     if job.opponent == "mcts":
@@ -361,6 +378,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--half", choices=suite.HALVES, help="only this half of the suite")
     parser.add_argument("--workers", type=int, default=2, help="games played at once, one process each")
     parser.add_argument("--nodes", type=int, default=2000, help="Rapfi's nodes a move")
+    parser.add_argument("--strong-nodes", type=int, default=10_000, help="the strong Rapfi's nodes a move")
+    parser.add_argument("--turn-ms", type=int, default=100, help="the timed Rapfi's milliseconds a move")
     parser.add_argument("--simulations", type=int, default=10_000, help="MCTS's simulations a move")
     parser.add_argument(
         "--mcts-openings", type=int, default=MCTS_OPENINGS, help="MCTS's openings per half on each board"
@@ -374,11 +393,11 @@ def main(argv: list[str] | None = None) -> int:
 
     names = list(args.opponent or OPPONENTS)
     skipped = []
-    if "rapfi" in names and not os.environ.get("RAPFI"):
-        names.remove("rapfi")
+    if RAPFIS & set(names) and not os.environ.get("RAPFI"):
+        names = [name for name in names if name not in RAPFIS]
         skipped.append("Rapfi was not played: RAPFI does not name a Rapfi binary.")
         print(skipped[-1], file=sys.stderr)
-    settings = Settings(args.nodes, args.simulations)
+    settings = Settings(args.nodes, args.simulations, args.strong_nodes, args.turn_ms)
     halves = [args.half] if args.half else list(suite.HALVES)
     found = jobs(args.board or BOARDS, names, halves, args.seed, args.mcts_openings, args.openings)
     started = time.monotonic()

@@ -53,6 +53,25 @@ def test_calls_one_after_another_each_get_an_answer(engine_path):
     assert moves == [13 * 15 + 2] * 5
 
 
+@pytest.mark.parametrize(
+    ("limits", "told"),
+    [
+        ({"nodes": 10_000}, ["INFO TIMEOUT_TURN 0", "INFO MAX_NODE 10000"]),
+        ({"nodes": 10_000, "turn_ms": 100}, ["INFO TIMEOUT_TURN 100", "INFO MAX_NODE 0"]),
+    ],
+)
+def test_a_search_is_ended_by_its_nodes_or_else_by_its_turns_milliseconds(
+    engine_path, tmp_path, monkeypatch, limits, told
+):
+    log = tmp_path / "info.log"
+    monkeypatch.setenv("FAKE_RAPFI_LOG", str(log))
+    with Rapfi(engine_path, **limits) as engine:
+        engine.move(O_TO_MOVE)
+    lines = log.read_text().splitlines()
+    assert [line for line in lines if line.startswith(("INFO TIMEOUT_TURN", "INFO MAX_NODE"))] == told
+    assert "INFO TIMEOUT_MATCH 0" in lines
+
+
 def test_a_crashed_engine_is_started_again(engine_path, tmp_path, monkeypatch):
     monkeypatch.setenv("FAKE_RAPFI_CRASH", str(tmp_path / "crashed"))
     with Rapfi(engine_path) as engine:

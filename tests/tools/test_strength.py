@@ -24,9 +24,10 @@ def test_every_opening_is_played_once_with_hard_as_x_and_once_as_o():
 
 
 def test_the_15x15_engines_play_15x15_only_and_mcts_plays_few_openings():
-    found = strength.jobs(["7x7", "15x15"], ["rapfi", "threatspace", "mcts"], suite.HALVES, mcts_openings=2)
-    assert {j.board for j in found if j.opponent in ("rapfi", "threatspace")} == {"15x15"}
-    assert sum(j.opponent == "rapfi" for j in found) == 2 * 32
+    rapfis = ["rapfi", "rapfi-strong", "rapfi-timed"]
+    found = strength.jobs(["7x7", "15x15"], [*rapfis, "threatspace", "mcts"], suite.HALVES, mcts_openings=2)
+    assert {j.board for j in found if j.opponent in (*rapfis, "threatspace")} == {"15x15"}
+    assert [sum(j.opponent == name for j in found) for name in rapfis] == [2 * 32] * 3
     assert sum(j.opponent == "mcts" and j.board == "15x15" for j in found) == 2 * 2 * 2
     assert sum(j.opponent == "mcts" and j.board == "7x7" for j in found) == 2 * 2 * 2
     assert found[0].opponent == "mcts" and found[0].board == "7x7"  # the slowest first...
@@ -109,7 +110,8 @@ def test_the_docs_have_the_markers_the_table_goes_between():
 def test_without_rapfi_its_games_are_skipped_and_said_to_be(monkeypatch, capsys, tmp_path):
     monkeypatch.delenv("RAPFI", raising=False)
     before = strength.DATA.read_text()
-    assert strength.main(["--opponent", "rapfi", "--games", str(tmp_path / "games.jsonl")]) == 0
+    argv = ["--opponent", "rapfi", "--opponent", "rapfi-strong", "--opponent", "rapfi-timed"]
+    assert strength.main([*argv, "--games", str(tmp_path / "games.jsonl")]) == 0
     out = capsys.readouterr()
     assert "Rapfi was not played" in out.out and "RAPFI" in out.err
     assert strength.DATA.read_text() == before  # a narrowed run writes nothing

@@ -3,7 +3,7 @@
 It plays at x = its own stones' count, y = 10 + the other side's, so that a test can tell whether the client
 sent the stones as the side to move's and read the move as column, row. Like Rapfi, it drops a command that
 comes right after its move. FAKE_RAPFI_CRASH (a file: crash once, creating it), FAKE_RAPFI_HANG and
-FAKE_RAPFI_OCCUPIED make it fail the way a broken engine would.
+FAKE_RAPFI_OCCUPIED make it fail the way a broken engine would; FAKE_RAPFI_LOG (a file) gets every INFO line.
 """
 
 import os
@@ -51,7 +51,11 @@ def main() -> None:
             deaf_until = time.monotonic() + 0.05
         elif line == "END":
             return
-        elif not line.startswith("INFO"):
+        elif line.startswith("INFO"):
+            if os.environ.get("FAKE_RAPFI_LOG"):
+                with open(os.environ["FAKE_RAPFI_LOG"], "a") as log:
+                    log.write(line + "\n")
+        else:
             say(f"ERROR Unknown command: {line}")
 
 
