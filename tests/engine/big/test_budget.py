@@ -148,6 +148,19 @@ def test_a_search_may_visit_its_share_of_nodes_and_the_move_goes_on_after_it():
     assert ticks_until_stopped(meter) == (1_000 - 31 + 1, OutOfBudget)
 
 
+@pytest.mark.parametrize("extra", [1, 10, CHECK - 1])
+def test_a_share_or_a_limit_that_runs_past_a_reading_of_the_clock_still_ends_at_its_count(extra):
+    clock = Clock()
+    meter = Meter(nodes=CHECK + extra, clock=clock)
+    assert ticks_until_stopped(meter) == (CHECK + extra + 1, OutOfBudget) and clock.readings == 2
+    meter = Meter(clock=clock)
+    with meter.share(nodes=CHECK + extra):
+        assert ticks_until_stopped(meter) == (CHECK + extra + 1, Exhausted)
+    saved = meter.begin(CHECK + extra)
+    assert ticks_until_stopped(meter) == (CHECK + extra + 1, Exhausted)
+    meter.end(saved)
+
+
 def test_a_share_within_a_share_ends_at_the_sooner_of_the_two_and_puts_the_outer_back():
     clock = Clock(now=0.0)
     meter = Meter(clock=clock)
