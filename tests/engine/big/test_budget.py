@@ -235,6 +235,11 @@ def test_without_a_clock_of_its_own_the_meter_keeps_to_the_paces_clock_deadline_
     assert paused == [100.0, 100.0]
 
 
+def test_under_a_pace_the_moves_own_seconds_end_it_when_they_come_first():
+    with pacing.pacing(pacing.Pace(clock=Clock(now=100.0), deadline=102.0)):
+        assert Meter(seconds=1.0).deadline == 101.0 and Meter().deadline == 102.0
+
+
 def test_a_meter_with_a_clock_of_its_own_never_calls_the_paces_pause():
     paused = []
     with pacing.pacing(pacing.Pace(pause=lambda: paused.append(1))):
