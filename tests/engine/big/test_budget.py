@@ -200,6 +200,20 @@ def test_a_share_begun_and_ended_by_hand_is_a_share_too():
     assert ticks_until_stopped(meter) == (1_000 - 7 + 1, OutOfBudget)
 
 
+@pytest.mark.parametrize("nodes", [5, CHECK - 1, CHECK, 2 * CHECK])
+def test_a_share_begun_by_hand_ends_at_its_count_and_the_clock_is_still_read_on_time(nodes):
+    clock = Clock()
+    meter = Meter(clock=clock)
+    saved = meter.begin(nodes)
+    assert ticks_until_stopped(meter) == (nodes + 1, Exhausted)
+    assert clock.readings == 1 + nodes // CHECK  # the start, then every CHECK nodes
+    meter.end(saved)
+    before = clock.readings
+    for _ in range(CHECK):
+        meter.tick()
+    assert clock.readings == before + 1
+
+
 def test_the_move_limit_comes_before_a_share_that_reaches_past_it():
     meter = Meter(nodes=10, clock=Clock())
     with meter.share(nodes=50):
