@@ -1,6 +1,7 @@
 """Hard's fitted evaluation (webapp/engine/big/evaluation.py): its features, its weights file and its symmetry."""
 
 import json
+import math
 import random
 
 import pytest
@@ -100,3 +101,14 @@ def test_the_win_probability_is_the_logistic_of_the_evaluation():
     assert win_probability(0) == 0.5
     assert win_probability(-SCALE) == pytest.approx(1 - win_probability(SCALE))
     assert win_probability(10**9) == pytest.approx(1.0) and win_probability(-(10**9)) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("logits", [-3.0, -1.0, 0.5, 2.0, 49.5])
+def test_an_evaluation_is_read_as_thousandths_of_a_logit(logits):
+    assert win_probability(round(logits * SCALE)) == pytest.approx(1 / (1 + math.exp(-logits)))
+
+
+def test_past_fifty_logits_the_win_probability_is_fifty_logits_worth():
+    # Held at ±50 logits, where math.exp would otherwise overflow; at +50 the probability is already 1.0 in floats.
+    assert win_probability(-(10**9)) == win_probability(-50 * SCALE) == 1 / (1 + math.exp(50)) > 0
+    assert win_probability(10**9) == win_probability(50 * SCALE) == 1.0

@@ -45,13 +45,43 @@ def find(game: Gomoku, side: str):
     return ThreatSearch(game, side, Meter(nodes=100_000)).vct(1)
 
 
+def row_of(mark: str, cells: list[tuple[int, int]], others: list[tuple[int, int]]) -> Gomoku:
+    """``mark``'s stones on ``cells`` and the other side's on ``others``, ``mark`` to move (``others`` has as many
+    stones as ``cells`` for X to move, one more for O)."""
+    x, o = (cells, others) if mark == "X" else (others, cells)
+    game = Gomoku.for_board(stones(15, x=x, o=o))
+    assert game.mover == mark
+    return game
+
+
+@pytest.mark.parametrize("mark", ["X", "O"])
+def test_either_side_with_a_line_to_complete_completes_it_and_the_other_blocks_it(mark):
+    four = [(2, 3), (2, 4), (2, 5), (2, 6)]
+    game = row_of(mark, four, CORNERS if mark == "X" else [*CORNERS, (14, 7)])
+    assert facing(game) == "win" and generate(game, 10) == [2 * 15 + 2, 2 * 15 + 7]
+    # The other side to move, against the same open four: both ends are blocks, and either loses.
+    game.push(7 * 15 + 7)
+    assert facing(game) == "four" and generate(game, 10) == [2 * 15 + 2, 2 * 15 + 7]
+
+
+@pytest.mark.parametrize("mark", ["X", "O"])
+def test_either_side_against_an_open_three_searches_exactly_the_boards_answers_to_it(mark):
+    # ``mark`` to move, with no four of its own, against the other side's open three on row 7.
+    three = [(7, 5), (7, 6), (7, 7)]
+    game = row_of(mark, CORNERS[:3], three if mark == "X" else [*three, (14, 14)])
+    assert facing(game) == "three"
+    answers = game.answers("O" if mark == "X" else "X")
+    assert sorted(answers) == [7 * 15 + 3, 7 * 15 + 4, 7 * 15 + 8, 7 * 15 + 9]  # the cells of its fours
+    assert generate(game, 10) == answers and generate(game, 2) == answers[:2]
+
+
 def test_a_quiet_position_offers_the_best_few_by_the_fit_and_never_cuts_between_equals():
     game = Gomoku.for_board(stones(15, x=[(7, 7)], o=[(6, 6)]))  # symmetric about the main diagonal
     assert facing(game) == "quiet"
     ranked = game.moves()
     for limit in range(1, 12):
         found = generate(game, limit)
-        assert found == ranked[: len(found)] and len(found) >= limit
+        assert found == ranked[: len(found)] and limit <= len(found) < len(ranked)  # a few, not all 32
         mirrors = {(m % 15) * 15 + m // 15 for m in found}
         assert mirrors == set(found), limit  # each move's mirror image is as good, and kept with it
 
