@@ -333,8 +333,19 @@ def _first(count: int) -> str:
     return "no opening" if count == 0 else "the first opening" if count == 1 else f"the first {count} openings"
 
 
-def page_data(tallied: dict) -> dict:
-    """The tournament page's data: per board a line for players, then per opponent, half and colour the results."""
+def _mcts_said(openings: int) -> str:
+    """What the report says of MCTS's openings.
+
+    >>> _mcts_said(0)
+    'MCTS was not played (--mcts-openings 0): a move costs it seconds of CPU, about 40 s on 15×15.'
+    """
+    played = "was not played (--mcts-openings 0)" if openings == 0 else f"played {_first(openings)} of each half"
+    return f"MCTS {played}: a move costs it seconds of CPU, about 40 s on 15×15."
+
+
+def page_data(tallied: dict, hidden: Iterable[str] = ()) -> dict:
+    """The tournament page's data: per board a line for players, then per opponent, half and colour the results;
+    the opponents ``hidden`` names are left off."""
     boards = {}
     for board in BOARDS:
         if board not in tallied:
@@ -344,6 +355,7 @@ def page_data(tallied: dict) -> dict:
         rows = [
             {"opponent": name, "half": half, "hard_as": side} | {k: record[k] for k in ("wins", "draws", "losses")}
             for name, halves in tallied[board].items()
+            if name not in hidden
             for half, sides in halves.items()
             for side, record in sides.items()
         ]
@@ -363,9 +375,9 @@ def with_table(doc: str, text: str) -> str:
     return doc[: start + len(BEGIN)] + "\n\n" + text + "\n" + doc[end:]
 
 
-def write(tallied: dict, report: str, data: Path = DATA, doc: Path = DOC) -> None:
+def write(tallied: dict, report: str, data: Path = DATA, doc: Path = DOC, hidden: Iterable[str] = ()) -> None:
     """Write the page's data and the report into the document between its markers."""
-    data.write_text(json.dumps(page_data(tallied), indent=1, ensure_ascii=False) + "\n")
+    data.write_text(json.dumps(page_data(tallied, hidden), indent=1, ensure_ascii=False) + "\n")
     if doc.exists():
         doc.write_text(with_table(doc.read_text(), report))
 
@@ -404,16 +416,13 @@ def main(argv: list[str] | None = None) -> int:
     tallied = tally(run(found, settings, args.workers, args.games, args.resume), settings)
     said = list(skipped)
     if "mcts" in names:
-        said.insert(
-            0,
-            f"MCTS played {_first(args.mcts_openings)} of each half, not all: a move costs it seconds of CPU, "
-            "about 40 s on 15×15.",
-        )
+        said.insert(0, _mcts_said(args.mcts_openings))
     report = "\n".join([table(tallied), "", *said]) if said else table(tallied)
     print(report)
     print(f"{len(found)} games in {(time.monotonic() - started) / 60:.1f} min; each one's moves are in {args.games}.")
     if not (args.board or args.opponent or args.half or args.openings or args.no_write):
-        write(tallied, report)
+        # The page names an opponent by its program, so it shows one Rapfi: the node-limited 2,000, the same anywhere.
+        write(tallied, report, hidden={settings.name("rapfi-strong"), settings.name("rapfi-timed")})
         print(f"Wrote {DATA.relative_to(ROOT)} and the table in {DOC.relative_to(ROOT)}.")
     return 0
 

@@ -87,11 +87,20 @@ def test_the_shipped_data_has_both_halves_and_both_colours_for_every_opponent():
     assert set(data["boards"]) == {"7x7", "15x15"}
     for key, table in data["boards"].items():
         opponents = {row["opponent"] for row in table["rows"]}
-        assert {"Medium", "Easy", "MCTS at 10,000 simulations"} <= opponents
+        assert {"Medium", "Easy"} <= opponents
+        assert len([name for name in opponents if name.startswith("Rapfi")]) <= 1  # the page shows one Rapfi
         for opponent in opponents:
             cells = {(r["half"], r["hard_as"]) for r in table["rows"] if r["opponent"] == opponent}
             assert cells == {(half, side) for half in suite.HALVES for side in (X, O)}, (key, opponent)
     assert read_strength(strength.DATA).boards
+
+
+def test_the_page_leaves_off_the_opponents_it_is_told_to():
+    games = [dict(GAMES[-1], opponent="rapfi-timed"), *GAMES]
+    settings = strength.Settings()
+    data = strength.page_data(strength.tally(games, settings), hidden={settings.name("rapfi-timed")})
+    shown = {row["opponent"] for table in data["boards"].values() for row in table["rows"]}
+    assert settings.name("rapfi") in shown and settings.name("rapfi-timed") not in shown
 
 
 def test_the_table_is_written_between_its_markers_and_nowhere_else():
