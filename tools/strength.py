@@ -296,7 +296,7 @@ def table(tallied: dict) -> str:
     """
     lines = [
         "| board | opponent | half | games | Hard as X | Hard as O | points as X | points as O | points "
-        "| Hard's CPU a move (mean, most) |",
+        "| Hard's CPU a move (median, most) |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for board in BOARDS:
@@ -311,7 +311,7 @@ def table(tallied: dict) -> str:
                 lines.append(
                     f"| {BY_KEY[board].name} | {name} | {half} | {games} | {_wdl(x)} | {_wdl(o)} "
                     f"| {_points(x)} | {_points(o)} | {points(*sides):.1f} % "
-                    f"| {statistics.mean(cpu) if cpu else 0:.2f} s, {max(cpu, default=0):.2f} s |"
+                    f"| {statistics.median(cpu) if cpu else 0:.2f} s, {max(cpu, default=0):.2f} s |"
                 )
     return "\n".join(lines)
 
