@@ -87,7 +87,7 @@ def test_the_shipped_data_has_both_halves_and_both_colours_for_every_opponent():
     assert set(data["boards"]) == {"7x7", "15x15"}
     for key, table in data["boards"].items():
         opponents = {row["opponent"] for row in table["rows"]}
-        assert {"Medium", "Easy"} <= opponents
+        assert {"Medium", "Easy", "MCTS at 10,000 simulations"} <= opponents
         assert len([name for name in opponents if name.startswith("Rapfi")]) <= 1  # the page shows one Rapfi
         for opponent in opponents:
             cells = {(r["half"], r["hard_as"]) for r in table["rows"] if r["opponent"] == opponent}
