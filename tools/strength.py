@@ -66,10 +66,10 @@ class Settings:
         >>> Settings().name("rapfi"), Settings().name("rapfi-timed"), Settings().name("mcts")
         ('Rapfi at 2,000 nodes', 'Rapfi at 100 ms a move', 'MCTS at 10,000 simulations')
         """
+        if opponent in RAPFIS:
+            nodes, turn_ms = self.rapfi_limit(opponent)
+            return f"Rapfi at {turn_ms:,} ms a move" if turn_ms else f"Rapfi at {nodes:,} nodes"
         return {
-            "rapfi": f"Rapfi at {self.nodes:,} nodes",
-            "rapfi-strong": f"Rapfi at {self.strong_nodes:,} nodes",
-            "rapfi-timed": f"Rapfi at {self.turn_ms:,} ms a move",
             "threatspace": "ThreatSpace",
             "mcts": f"MCTS at {self.simulations:,} simulations",
             "medium": "Medium",
